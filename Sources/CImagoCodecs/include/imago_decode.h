@@ -1,0 +1,59 @@
+#ifndef IMAGO_DECODE_H
+#define IMAGO_DECODE_H
+/* Decoders: open (header only, no pixel memory), then decode into a caller-allocated RGBA
+ * buffer of out_w x out_h (straight alpha, 4 bytes per pixel, rows top to bottom), then close.
+ * When out_w/out_h are smaller than the image, the decoder downsamples inside the codec where
+ * the codec can (JPEG DCT scaling, WebP's scaler, PNG row reduction) and finishes with an
+ * exact area-average resize; it never upsamples. */
+#include "imago_common.h"
+
+typedef enum imago_color_model {
+    IMAGO_COLOR_GRAY = 0,
+    IMAGO_COLOR_GRAY_ALPHA = 1,
+    IMAGO_COLOR_RGB = 2,
+    IMAGO_COLOR_RGBA = 3,
+    IMAGO_COLOR_PALETTE = 4,
+    IMAGO_COLOR_YCBCR = 5,
+    IMAGO_COLOR_CMYK = 6,
+    IMAGO_COLOR_YCCK = 7
+} imago_color_model;
+
+typedef struct imago_image_info {
+    uint32_t width, height;   /* as stored, before any EXIF orientation */
+    int32_t bit_depth;        /* bits per sample in the source */
+    int32_t color_model;      /* imago_color_model */
+    int32_t has_alpha;        /* alpha channel or transparency key (tRNS) present */
+    int32_t orientation;      /* EXIF orientation 1...8; 1 when absent */
+    int32_t progressive;      /* JPEG progressive, PNG Adam7 interlaced */
+    int32_t arithmetic;       /* JPEG arithmetic-coded */
+    int32_t lossless;         /* WebP VP8L */
+    int32_t animated;         /* WebP animation; only the first frame is decoded */
+    int32_t frame_count;      /* 1 for still images */
+} imago_image_info;
+
+typedef struct imago_png_decoder imago_png_decoder;
+typedef struct imago_jpeg_decoder imago_jpeg_decoder;
+typedef struct imago_webp_decoder imago_webp_decoder;
+
+/* open: NULL on failure with err filled. The input (memory or fd) must outlive the decoder. */
+imago_png_decoder *imago_png_open(const imago_input *input, imago_image_info *info, imago_error *err);
+imago_status imago_png_decode(imago_png_decoder *decoder, uint8_t *out, size_t out_stride,
+                              uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err);
+void imago_png_close(imago_png_decoder *decoder);
+
+imago_jpeg_decoder *imago_jpeg_open(const imago_input *input, imago_image_info *info, imago_error *err);
+imago_status imago_jpeg_decode(imago_jpeg_decoder *decoder, uint8_t *out, size_t out_stride,
+                               uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err);
+void imago_jpeg_close(imago_jpeg_decoder *decoder);
+
+imago_webp_decoder *imago_webp_open(const imago_input *input, imago_image_info *info, imago_error *err);
+imago_status imago_webp_decode(imago_webp_decoder *decoder, uint8_t *out, size_t out_stride,
+                               uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err);
+void imago_webp_close(imago_webp_decoder *decoder);
+
+/* Library versions, for reports: "1.6.39" etc. */
+const char *imago_png_version(void);
+const char *imago_jpeg_version(void);
+const char *imago_webp_version(void);
+
+#endif

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct ImagoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imago",
+        abstract: "Load, decode and measure images on Linux.",
+        subcommands: [])
+}

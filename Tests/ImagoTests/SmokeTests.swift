@@ -1,0 +1,6 @@
+import XCTest
+@testable import Imago
+
+final class SmokeTests: XCTestCase {
+    func testBuilds() {}
+}
