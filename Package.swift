@@ -28,7 +28,10 @@ let package = Package(
         // setjmp/longjmp confined to C.
         .target(
             name: "CImagoCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP"]),
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP"],
+            // pkg-config libwebp names only -lwebp, and a C target gets no autolinking from
+            // CLibWebP's modulemap, so the mux library (WebPAnimEncoder) is named here.
+            linkerSettings: [.linkedLibrary("webpmux")]),
         .target(
             name: "Imago",
             dependencies: ["CImagoCodecs"]),
