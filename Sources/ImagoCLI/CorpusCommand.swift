@@ -19,6 +19,12 @@ struct CorpusCommand: ParsableCommand {
             help: "Also generate the large benchmark inputs (all formats) of this many megapixels into .bench-inputs/.")
     var benchMegapixels: [Double] = []
 
+    /// Also write each valid entry's reference as raw RGBA next to it (FILE.rgba, stored
+    /// orientation, width * 4 bytes per row; git-ignored), for checking with other tools.
+    /// Default: off.
+    @Flag(name: .customLong("write-references"), help: "Also write FILE.rgba (raw reference RGBA) for each valid entry.")
+    var writeReferences = false
+
     func run() throws {
         let root = URL(fileURLWithPath: directory)
         var totals: [String: (count: Int, bytes: Int)] = [:]
@@ -38,6 +44,15 @@ struct CorpusCommand: ParsableCommand {
         let all = totals.values.reduce((0, 0)) { ($0.0 + $1.count, $0.1 + $1.bytes) }
         let groups = totals.keys.sorted().map { "\($0) \(totals[$0]?.count ?? 0)" }.joined(separator: ", ")
         print("wrote \(all.0) files (\(groups)), \(all.1) bytes, and \(root.appendingPathComponent("manifest.json").path)")
+
+        if writeReferences {
+            let manifest = try Manifest.load(from: root.appendingPathComponent("manifest.json"))
+            for entry in manifest.entries where entry.source != nil {
+                let reference = try CorpusCatalog.reference(for: entry)
+                try Data(reference.pixels).write(to: root.appendingPathComponent(entry.file + ".rgba"))
+            }
+            print("wrote reference .rgba files")
+        }
 
         let benchDirectory = root.deletingLastPathComponent().appendingPathComponent(".bench-inputs")
         for megapixels in benchMegapixels {

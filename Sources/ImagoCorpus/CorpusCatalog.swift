@@ -63,11 +63,12 @@ public enum CorpusCatalog {
         return hash >> 32 // small enough to read in the manifest, and exact in any JSON parser
     }
 
+    /// `seedName` (default: the file path) lets a family of entries share one picture.
     static func spec(_ file: String, _ width: Int, _ height: Int, alpha: AlphaPattern = .none,
                      png: PNGRecipe? = nil, jpeg: JPEGRecipe? = nil, webp: WebPRecipe? = nil,
-                     minPSNR: Double? = nil) -> CorpusEntrySpec {
+                     minPSNR: Double? = nil, seedName: String? = nil) -> CorpusEntrySpec {
         let format = png != nil ? "png" : jpeg != nil ? "jpeg" : "webp"
-        let source = CorpusSource(seed: seed(for: file), width: width, height: height, alpha: alpha,
+        let source = CorpusSource(seed: seed(for: seedName ?? file), width: width, height: height, alpha: alpha,
                                   png: png, jpeg: jpeg, webp: webp)
         return CorpusEntrySpec(file: file, format: format, source: source, minPSNR: minPSNR)
     }

@@ -4,8 +4,8 @@ import Dispatch
 public enum AlphaPattern: String, Codable, Sendable, CaseIterable {
     /// Fully opaque everywhere.
     case none
-    /// Opaque disc in the middle (radius 45% of the half-diagonal), a soft ramp, and fully
-    /// transparent corners (beyond 95%), so fully transparent, fully opaque and partial alpha
+    /// Opaque disc in the middle (out to 45% of the half-diagonal), a soft ramp, and fully
+    /// transparent corners (beyond 80%), so fully transparent, fully opaque and partial alpha
     /// all occur in any image larger than a few pixels.
     case radial
 }
@@ -190,7 +190,7 @@ public struct ProceduralImage: Sendable {
             if radial {
                 let dx = 2 * (Float(x) + 0.5) * invWidth - 1
                 let distance = ((dx * dx + dy * dy) * 0.5).squareRoot() // 1 at the corners
-                rgba[x * 4 + 3] = clamp((0.95 - distance) * 2)
+                rgba[x * 4 + 3] = clamp((0.8 - distance) * (1 / 0.35))
             } else {
                 rgba[x * 4 + 3] = 1
             }
