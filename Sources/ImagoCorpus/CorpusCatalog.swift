@@ -43,6 +43,11 @@ public enum CorpusCatalog {
         throw CorpusError(description: "\(file): source has no png, jpeg or webp recipe")
     }
 
+    /// The encoded file for `spec`, exactly as `imago corpus` writes it.
+    public static func encodedFile(for spec: CorpusEntrySpec) throws -> [UInt8] {
+        try render(spec).bytes
+    }
+
     /// Encodes an entry and computes its reference.
     static func render(_ spec: CorpusEntrySpec) throws -> RenderedImage {
         let source = spec.source
