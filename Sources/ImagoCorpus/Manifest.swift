@@ -38,7 +38,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     /// "unknown".
     public var format: String
     /// Dimensions as stored (before EXIF orientation); for invalid files what the header
-    /// claims, 0 when there is no readable header.
+    /// claims, 0 when no complete header is present or the format is not one Imago reads.
     public var width: Int
     public var height: Int
     public var expect: Expectation
