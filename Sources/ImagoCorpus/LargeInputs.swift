@@ -35,10 +35,11 @@ public enum LargeInputs {
         return (width, height)
     }
 
-    /// The file name used for a format and size, e.g. "bench-12mp-jpeg-baseline.jpg".
+    /// The file name used for a format and size, `<kind>-<megapixels>mp.<ext>` (e.g.
+    /// "jpeg-progressive-12mp.jpg"), the names the bench harness (BenchInputs) looks for.
     public static func fileName(format: Format, megapixels: Double) -> String {
         let size = megapixels == megapixels.rounded() ? "\(Int(megapixels))" : "\(megapixels)"
-        return "bench-\(size)mp-\(format.rawValue).\(format.fileExtension)"
+        return "\(format.rawValue)-\(size)mp.\(format.fileExtension)"
     }
 
     /// Writes the input into `directory` (created if needed) and returns its URL. An existing
