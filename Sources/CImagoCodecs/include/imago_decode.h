@@ -51,9 +51,9 @@ imago_status imago_webp_decode(imago_webp_decoder *decoder, uint8_t *out, size_t
                                uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err);
 void imago_webp_close(imago_webp_decoder *decoder);
 
-/* Library versions, for reports: "1.6.39" etc. */
-const char *imago_png_version(void);
-const char *imago_jpeg_version(void);
-const char *imago_webp_version(void);
+/* Library versions, for reports and `imago --version`. */
+const char *imago_png_version(void);    /* "1.6.39" */
+const char *imago_jpeg_version(void);   /* "libjpeg-turbo 2.1.5" */
+int32_t imago_webp_version(void);       /* packed 0xMMmmpp, as WebPGetDecoderVersion */
 
 #endif

@@ -1,0 +1,260 @@
+/* WebP through libwebp's incremental decoder: input is fed in chunks so that cancellation is
+ * polled between them, and scaling happens in libwebp's own rescaler. An animation decodes its
+ * first frame, composited on a transparent canvas. */
+#include "imago_decode.h"
+#include "imago_reader.h"
+#include "imago_pixels.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <webp/decode.h>
+#include <webp/demux.h>
+
+#define IMAGO_WEBP_CHUNK 65536
+
+struct imago_webp_decoder {
+    imago_reader reader;
+    uint8_t *owned;        /* bytes read from a file descriptor (a prefix, or all for animations) */
+    size_t owned_size;
+    const uint8_t *head;   /* the bytes available without reading further */
+    size_t head_size;
+    WebPBitstreamFeatures features;
+};
+
+static imago_status imago_webp_status(VP8StatusCode code) {
+    switch (code) {
+    case VP8_STATUS_OK: return IMAGO_OK;
+    case VP8_STATUS_OUT_OF_MEMORY: return IMAGO_ERR_NO_MEMORY;
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return IMAGO_ERR_UNSUPPORTED;
+    case VP8_STATUS_NOT_ENOUGH_DATA:
+    case VP8_STATUS_SUSPENDED: return IMAGO_ERR_TRUNCATED;
+    default: return IMAGO_ERR_CORRUPT;
+    }
+}
+
+static const char *imago_webp_message(VP8StatusCode code) {
+    switch (code) {
+    case VP8_STATUS_OUT_OF_MEMORY: return "out of memory";
+    case VP8_STATUS_INVALID_PARAM: return "invalid parameter";
+    case VP8_STATUS_BITSTREAM_ERROR: return "bitstream error";
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported feature";
+    case VP8_STATUS_SUSPENDED:
+    case VP8_STATUS_NOT_ENOUGH_DATA: return "unexpected end of WebP data";
+    case VP8_STATUS_USER_ABORT: return "aborted";
+    default: return "ok";
+    }
+}
+
+static imago_status imago_webp_fail(imago_error *err, VP8StatusCode code) {
+    imago_status status = imago_webp_status(code);
+    imago_error_set(err, status, "%s", imago_webp_message(code));
+    return status;
+}
+
+/* Reads more of a file descriptor input into `owned`: up to `limit` bytes, or all when 0. */
+static imago_status imago_webp_read_more(imago_webp_decoder *d, size_t limit, imago_error *err) {
+    size_t capacity = d->owned_size > 0 ? d->owned_size * 2 : IMAGO_WEBP_CHUNK;
+    for (;;) {
+        if (limit != 0 && capacity > limit) capacity = limit;
+        uint8_t *grown = realloc(d->owned, capacity);
+        if (grown == NULL) {
+            imago_error_set(err, IMAGO_ERR_NO_MEMORY, "out of memory");
+            return IMAGO_ERR_NO_MEMORY;
+        }
+        d->owned = grown;
+        size_t want = capacity - d->owned_size;
+        size_t got = imago_reader_read(&d->reader, d->owned + d->owned_size, want);
+        d->owned_size += got;
+        if (d->reader.io_errno) {
+            imago_error_set(err, IMAGO_ERR_IO, "read failed (errno %d)", d->reader.io_errno);
+            return IMAGO_ERR_IO;
+        }
+        if (got < want || (limit != 0 && d->owned_size >= limit)) break;
+        capacity *= 2;
+    }
+    d->head = d->owned;
+    d->head_size = d->owned_size;
+    return IMAGO_OK;
+}
+
+imago_webp_decoder *imago_webp_open(const imago_input *input, imago_image_info *info, imago_error *err) {
+    imago_webp_decoder *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        imago_error_set(err, IMAGO_ERR_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    imago_reader_init(&d->reader, input);
+    if (imago_reader_is_memory(&d->reader)) {
+        d->head = imago_reader_peek(&d->reader, &d->head_size);
+    } else if (imago_webp_read_more(d, IMAGO_WEBP_CHUNK, err) != IMAGO_OK) {
+        imago_webp_close(d);
+        return NULL;
+    }
+    if (d->head_size == 0) {
+        imago_error_set(err, IMAGO_ERR_EMPTY, "no data");
+        imago_webp_close(d);
+        return NULL;
+    }
+    VP8StatusCode code = WebPGetFeatures(d->head, d->head_size, &d->features);
+    if (code != VP8_STATUS_OK) {
+        imago_webp_fail(err, code);
+        imago_webp_close(d);
+        return NULL;
+    }
+    memset(info, 0, sizeof *info);
+    info->width = (uint32_t)d->features.width;
+    info->height = (uint32_t)d->features.height;
+    info->bit_depth = 8;
+    info->has_alpha = d->features.has_alpha;
+    info->lossless = d->features.format == 2;
+    info->color_model = info->lossless ? (info->has_alpha ? IMAGO_COLOR_RGBA : IMAGO_COLOR_RGB) : IMAGO_COLOR_YCBCR;
+    info->orientation = 1;
+    info->frame_count = 1;
+    info->animated = d->features.has_animation;
+    if (info->animated) {
+        /* The demuxer needs the whole container; animations are read completely. */
+        if (!imago_reader_is_memory(&d->reader) && imago_webp_read_more(d, 0, err) != IMAGO_OK) {
+            imago_webp_close(d);
+            return NULL;
+        }
+        WebPData data = {d->head, d->head_size};
+        WebPDemuxer *demux = WebPDemux(&data);
+        if (demux == NULL) {
+            imago_error_set(err, IMAGO_ERR_CORRUPT, "invalid animated WebP container");
+            imago_webp_close(d);
+            return NULL;
+        }
+        info->frame_count = (int32_t)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
+        WebPDemuxDelete(demux);
+    }
+    return d;
+}
+
+static void imago_webp_configure(WebPDecoderConfig *config, uint8_t *out, size_t stride,
+                                 uint32_t out_w, uint32_t out_h, int src_w, int src_h) {
+    config->output.colorspace = MODE_RGBA;
+    config->output.is_external_memory = 1;
+    config->output.u.RGBA.rgba = out;
+    config->output.u.RGBA.stride = (int)stride;
+    config->output.u.RGBA.size = stride * out_h;
+    if ((int)out_w != src_w || (int)out_h != src_h) {
+        config->options.use_scaling = 1;
+        config->options.scaled_width = (int)out_w;
+        config->options.scaled_height = (int)out_h;
+    }
+}
+
+static imago_status imago_webp_decode_still(imago_webp_decoder *d, uint8_t *out, size_t stride,
+                                            uint32_t out_w, uint32_t out_h, const int32_t *cancel,
+                                            imago_error *err) {
+    WebPDecoderConfig config;
+    if (!WebPInitDecoderConfig(&config)) return imago_webp_fail(err, VP8_STATUS_INVALID_PARAM);
+    imago_webp_configure(&config, out, stride, out_w, out_h, d->features.width, d->features.height);
+    WebPIDecoder *idec = WebPIDecode(NULL, 0, &config);
+    if (idec == NULL) return imago_webp_fail(err, VP8_STATUS_OUT_OF_MEMORY);
+    int memory = imago_reader_is_memory(&d->reader);
+    size_t fed = 0;
+    VP8StatusCode code = VP8_STATUS_SUSPENDED;
+    uint8_t *chunk = memory ? NULL : malloc(IMAGO_WEBP_CHUNK);
+    imago_status status = IMAGO_OK;
+    if (!memory && chunk == NULL) status = imago_webp_fail(err, VP8_STATUS_OUT_OF_MEMORY);
+    while (status == IMAGO_OK && code == VP8_STATUS_SUSPENDED) {
+        if (imago_cancel_requested(cancel)) {
+            imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");
+            status = IMAGO_ERR_CANCELLED;
+            break;
+        }
+        if (fed < d->head_size) {
+            size_t next = d->head_size - fed > IMAGO_WEBP_CHUNK ? fed + IMAGO_WEBP_CHUNK : d->head_size;
+            /* Memory input grows one view (no copy); file input appends what it has read. */
+            code = memory ? WebPIUpdate(idec, d->head, next) : WebPIAppend(idec, d->head + fed, next - fed);
+            fed = next;
+            continue;
+        }
+        size_t got = memory ? 0 : imago_reader_read(&d->reader, chunk, IMAGO_WEBP_CHUNK);
+        if (d->reader.io_errno) {
+            imago_error_set(err, IMAGO_ERR_IO, "read failed (errno %d)", d->reader.io_errno);
+            status = IMAGO_ERR_IO;
+        } else if (got == 0) {
+            status = imago_webp_fail(err, VP8_STATUS_NOT_ENOUGH_DATA);
+        } else {
+            code = WebPIAppend(idec, chunk, got);
+        }
+    }
+    if (status == IMAGO_OK && code != VP8_STATUS_OK) status = imago_webp_fail(err, code);
+    free(chunk);
+    WebPIDelete(idec);
+    return status;
+}
+
+/* First frame of an animation: decoded into a transparent canvas when it does not cover it. */
+static imago_status imago_webp_decode_first_frame(imago_webp_decoder *d, uint8_t *out, size_t stride,
+                                                  uint32_t out_w, uint32_t out_h, const int32_t *cancel,
+                                                  imago_error *err) {
+    if (imago_cancel_requested(cancel)) {
+        imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");
+        return IMAGO_ERR_CANCELLED;
+    }
+    WebPData data = {d->head, d->head_size};
+    WebPDemuxer *demux = WebPDemux(&data);
+    WebPIterator frame;
+    if (demux == NULL || !WebPDemuxGetFrame(demux, 1, &frame)) {
+        if (demux) WebPDemuxDelete(demux);
+        imago_error_set(err, IMAGO_ERR_CORRUPT, "animated WebP without a first frame");
+        return IMAGO_ERR_CORRUPT;
+    }
+    uint32_t canvas_w = (uint32_t)d->features.width, canvas_h = (uint32_t)d->features.height;
+    int covers = frame.x_offset == 0 && frame.y_offset == 0 &&
+                 (uint32_t)frame.width == canvas_w && (uint32_t)frame.height == canvas_h;
+    int direct = covers || (out_w == canvas_w && out_h == canvas_h);
+    size_t canvas_stride = (size_t)canvas_w * 4;
+    uint8_t *canvas = direct ? out : calloc((size_t)canvas_h, canvas_stride);
+    imago_status status = IMAGO_OK;
+    if (canvas == NULL) {
+        status = imago_webp_fail(err, VP8_STATUS_OUT_OF_MEMORY);
+    } else {
+        size_t cstride = direct ? stride : canvas_stride;
+        if (direct && !covers) {
+            for (uint32_t y = 0; y < canvas_h; y++) memset(out + (size_t)y * stride, 0, canvas_stride);
+        }
+        WebPDecoderConfig config;
+        WebPInitDecoderConfig(&config);
+        uint8_t *origin = canvas + (size_t)frame.y_offset * cstride + (size_t)frame.x_offset * 4;
+        if (covers) {
+            imago_webp_configure(&config, origin, cstride, out_w, out_h, frame.width, frame.height);
+        } else {
+            imago_webp_configure(&config, origin, cstride, (uint32_t)frame.width, (uint32_t)frame.height,
+                                 frame.width, frame.height);
+        }
+        VP8StatusCode code = WebPDecode(frame.fragment.bytes, frame.fragment.size, &config);
+        if (code != VP8_STATUS_OK) status = imago_webp_fail(err, code);
+        if (status == IMAGO_OK && !direct) {
+            status = imago_resize_rgba(canvas, canvas_w, canvas_h, canvas_stride, out, out_w, out_h, stride, err);
+        }
+        if (!direct) free(canvas);
+    }
+    WebPDemuxReleaseIterator(&frame);
+    WebPDemuxDelete(demux);
+    return status;
+}
+
+imago_status imago_webp_decode(imago_webp_decoder *d, uint8_t *out, size_t out_stride,
+                               uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err) {
+    if (out_w == 0 || out_h == 0 || out_w > (uint32_t)d->features.width ||
+        out_h > (uint32_t)d->features.height || out_stride < (size_t)out_w * 4) {
+        imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "bad output geometry %ux%u", out_w, out_h);
+        return IMAGO_ERR_INVALID_ARGUMENT;
+    }
+    if (d->features.has_animation) return imago_webp_decode_first_frame(d, out, out_stride, out_w, out_h, cancel, err);
+    return imago_webp_decode_still(d, out, out_stride, out_w, out_h, cancel, err);
+}
+
+void imago_webp_close(imago_webp_decoder *d) {
+    if (d == NULL) return;
+    free(d->owned);
+    free(d);
+}
+
+int32_t imago_webp_version(void) {
+    return (int32_t)WebPGetDecoderVersion();
+}
