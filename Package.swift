@@ -24,11 +24,17 @@ let package = Package(
         .systemLibrary(
             name: "CLibWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(
+            name: "CLibWebPDemux", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(
+            name: "CLibWebPMux", pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // The one C surface Swift imports: prefixed functions, caller-allocated output,
         // setjmp/longjmp confined to C.
         .target(
             name: "CImagoCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP"]),
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CLibWebPMux"]),
         .target(
             name: "Imago",
             dependencies: ["CImagoCodecs"]),
