@@ -44,10 +44,13 @@ let package = Package(
                 "CImagoCodecs",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .target(
+            name: "ImagoBench",
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
-                "Imago", "ImagoCorpus",
+                "Imago", "ImagoCorpus", "ImagoBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(

@@ -10,9 +10,9 @@ public struct PixelBuffer: Sendable {
 
     /// Uninitialized pixels for a decoder to fill; nil when the memory cannot be had.
     init?(uninitializedWidth width: Int, height: Int) {
-        let bytesPerRow = width * 4
+        let (bytesPerRow, rowOverflow) = width.multipliedReportingOverflow(by: 4)
         let (byteCount, overflow) = bytesPerRow.multipliedReportingOverflow(by: height)
-        guard width > 0, height > 0, !overflow,
+        guard width > 0, height > 0, !rowOverflow, !overflow,
               let storage = PixelStorage(byteCount: byteCount)
         else { return nil }
         self.width = width
