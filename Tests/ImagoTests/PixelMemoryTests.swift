@@ -29,3 +29,45 @@ final class PixelMemoryTests: XCTestCase {
         XCTAssertNil(PixelBuffer(uninitializedWidth: 0, height: 3))
     }
 }
+
+final class PixelMemoryPoolTests: XCTestCase {
+    override func tearDown() {
+        PixelMemory.retainedByteLimit = 64 << 20
+        PixelMemory.trim()
+    }
+
+    func testFreedLargeBufferIsReusedForTheSameSize() throws {
+        PixelMemory.trim()
+        var first: PixelBuffer? = try XCTUnwrap(PixelBuffer(uninitializedWidth: 1500, height: 1000))
+        let address = first!.storage.pointer
+        let size = first!.storage.allocation.size
+        first = nil
+        XCTAssertEqual(PixelMemory.retainedBytes, size)
+        let second = try XCTUnwrap(PixelBuffer(uninitializedWidth: 1500, height: 1000))
+        XCTAssertEqual(second.storage.pointer, address, "the retained mapping is handed out again")
+        XCTAssertEqual(PixelMemory.retainedBytes, 0)
+    }
+
+    func testLimitAndTrimBoundWhatIsRetained() throws {
+        PixelMemory.trim()
+        PixelMemory.retainedByteLimit = 8 << 20
+        do {
+            _ = try XCTUnwrap(PixelBuffer(uninitializedWidth: 2000, height: 2000))   // 16 MB: over the limit
+        }
+        XCTAssertEqual(PixelMemory.retainedBytes, 0)
+        do {
+            _ = try XCTUnwrap(PixelBuffer(uninitializedWidth: 1000, height: 1000))   // 4 MB: kept
+        }
+        XCTAssertEqual(PixelMemory.retainedBytes, 4 << 20)
+        PixelMemory.trim()
+        XCTAssertEqual(PixelMemory.retainedBytes, 0)
+    }
+
+    func testADifferentSizeIsNotServedFromThePool() throws {
+        PixelMemory.trim()
+        do { _ = try XCTUnwrap(PixelBuffer(uninitializedWidth: 1000, height: 1000)) }
+        let larger = try XCTUnwrap(PixelBuffer(uninitializedWidth: 2000, height: 2000))
+        XCTAssertGreaterThanOrEqual(larger.storage.allocation.size, larger.byteCount)
+        XCTAssertEqual(PixelMemory.retainedBytes, 4 << 20, "the smaller mapping stays retained")
+    }
+}
