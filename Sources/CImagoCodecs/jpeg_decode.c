@@ -30,7 +30,7 @@ struct imago_jpeg_decoder {
     imago_error failure;
     imago_reader reader;
     imago_jpeg_source *source;   /* file descriptors only; memory uses jpeg_mem_src */
-    const int32_t *cancel;
+    imago_decode_control *control;
     int cmyk;                    /* output through JCS_CMYK and convert here */
     uint8_t *scratch;
     imago_resizer *resizer;
@@ -72,7 +72,7 @@ static void imago_jpeg_emit_message(j_common_ptr cinfo, int level) {
 
 static void imago_jpeg_progress(j_common_ptr cinfo) {
     imago_jpeg_decoder *d = (imago_jpeg_decoder *)cinfo->client_data;
-    if (imago_cancel_requested(d->cancel)) imago_jpeg_fail(cinfo, IMAGO_ERR_CANCELLED, "cancelled");
+    if (imago_control_cancelled(d->control)) imago_jpeg_fail(cinfo, IMAGO_ERR_CANCELLED, "cancelled");
 }
 
 static void imago_jpeg_source_init(j_decompress_ptr cinfo) { (void)cinfo; }
@@ -220,7 +220,7 @@ static imago_status imago_jpeg_rows(imago_jpeg_decoder *d, uint8_t *out, size_t 
     }
     JSAMPROW rows[IMAGO_JPEG_BATCH];
     while (c->output_scanline < c->output_height) {
-        if (imago_cancel_requested(d->cancel)) return IMAGO_ERR_CANCELLED;
+        if (imago_control_cancelled(d->control)) return IMAGO_ERR_CANCELLED;
         uint32_t first = c->output_scanline;
         uint32_t batch = c->output_height - first;
         if (batch > IMAGO_JPEG_BATCH) batch = IMAGO_JPEG_BATCH;
@@ -228,6 +228,7 @@ static imago_status imago_jpeg_rows(imago_jpeg_decoder *d, uint8_t *out, size_t 
             rows[i] = resizing ? d->scratch + (size_t)i * width * 4 : out + (size_t)(first + i) * stride;
         }
         uint32_t got = jpeg_read_scanlines(c, rows, batch);
+        imago_control_set_rows(d->control, c->output_scanline);
         for (uint32_t i = 0; i < got; i++) {
             if (d->cmyk) imago_jpeg_cmyk_to_rgba(rows[i], width, c->saw_Adobe_marker);
             if (resizing) imago_resizer_push_row(d->resizer, rows[i]);
@@ -244,14 +245,14 @@ static void imago_jpeg_release_scratch(imago_jpeg_decoder *d) {
 }
 
 imago_status imago_jpeg_decode(imago_jpeg_decoder *d, uint8_t *out, size_t out_stride,
-                               uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err) {
+                               uint32_t out_w, uint32_t out_h, imago_decode_control *control, imago_error *err) {
     j_decompress_ptr c = &d->cinfo;
     if (out_w == 0 || out_h == 0 || out_w > c->image_width || out_h > c->image_height ||
         out_stride < (size_t)out_w * 4) {
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "bad output geometry %ux%u", out_w, out_h);
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
-    d->cancel = cancel;
+    d->control = control;
     if (setjmp(d->jump)) {
         imago_jpeg_release_scratch(d);
         jpeg_abort_decompress(c);

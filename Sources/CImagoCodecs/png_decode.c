@@ -113,7 +113,7 @@ static int imago_png_set_transforms(png_structp png, png_infop info) {
 }
 
 static imago_status imago_png_rows(imago_png_decoder *d, uint8_t *out, size_t stride,
-                                   uint32_t out_w, uint32_t out_h, const int32_t *cancel) {
+                                   uint32_t out_w, uint32_t out_h, imago_decode_control *control) {
     png_structp png = d->png;
     int resizing = out_w != d->width || out_h != d->height;
     size_t row_bytes = (size_t)d->width * 4;
@@ -131,15 +131,19 @@ static imago_status imago_png_rows(imago_png_decoder *d, uint8_t *out, size_t st
     }
     for (int pass = 0; pass < d->passes; pass++) {
         for (uint32_t y = 0; y < d->height; y++) {
-            if (y % IMAGO_PNG_CANCEL_ROWS == 0 && imago_cancel_requested(cancel)) return IMAGO_ERR_CANCELLED;
+            if (y % IMAGO_PNG_CANCEL_ROWS == 0 && imago_control_cancelled(control)) return IMAGO_ERR_CANCELLED;
             uint8_t *row = target + (size_t)y * target_stride;
             png_read_row(png, row, NULL);
             if (resizing && !d->interlaced) imago_resizer_push_row(d->resizer, row);
+            if (y % IMAGO_PNG_CANCEL_ROWS == 0) {
+                imago_control_set_rows(control, ((int64_t)pass * d->height + y) / d->passes);
+            }
         }
     }
     if (resizing && d->interlaced) {
         for (uint32_t y = 0; y < d->height; y++) imago_resizer_push_row(d->resizer, target + (size_t)y * row_bytes);
     }
+    imago_control_set_rows(control, d->height);
     return IMAGO_OK;
 }
 
@@ -151,7 +155,7 @@ static void imago_png_release_scratch(imago_png_decoder *d) {
 }
 
 imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_stride,
-                              uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err) {
+                              uint32_t out_w, uint32_t out_h, imago_decode_control *control, imago_error *err) {
     if (out_w == 0 || out_h == 0 || out_w > d->width || out_h > d->height || out_stride < (size_t)out_w * 4) {
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "bad output geometry %ux%u", out_w, out_h);
         return IMAGO_ERR_INVALID_ARGUMENT;
@@ -165,7 +169,7 @@ imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_str
     if (png_get_rowbytes(d->png, d->info) != (size_t)d->width * 4) {
         png_error(d->png, "unexpected row layout after transforms");
     }
-    imago_status status = imago_png_rows(d, out, out_stride, out_w, out_h, cancel);
+    imago_status status = imago_png_rows(d, out, out_stride, out_w, out_h, control);
     if (status == IMAGO_OK) {
         png_read_end(d->png, NULL);   /* checks the trailing chunks' CRCs and IEND */
         if (d->missing_data) {

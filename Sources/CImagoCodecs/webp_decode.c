@@ -148,7 +148,7 @@ static void imago_webp_configure(WebPDecoderConfig *config, uint8_t *out, size_t
 }
 
 static imago_status imago_webp_decode_still(imago_webp_decoder *d, uint8_t *out, size_t stride,
-                                            uint32_t out_w, uint32_t out_h, const int32_t *cancel,
+                                            uint32_t out_w, uint32_t out_h, imago_decode_control *control,
                                             imago_error *err) {
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) return imago_webp_fail(err, VP8_STATUS_INVALID_PARAM);
@@ -161,7 +161,7 @@ static imago_status imago_webp_decode_still(imago_webp_decoder *d, uint8_t *out,
     VP8StatusCode code = VP8_STATUS_SUSPENDED;
     imago_status status = IMAGO_OK;
     while (code == VP8_STATUS_SUSPENDED) {
-        if (imago_cancel_requested(cancel)) {
+        if (imago_control_cancelled(control)) {
             imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");
             status = IMAGO_ERR_CANCELLED;
             break;
@@ -172,6 +172,8 @@ static imago_status imago_webp_decode_still(imago_webp_decoder *d, uint8_t *out,
         }
         fed = d->head_size - fed > step ? fed + step : d->head_size;
         code = WebPIUpdate(idec, d->head, fed);   /* one growing view of the same bytes */
+        int last_y = 0;
+        if (WebPIDecGetRGB(idec, &last_y, NULL, NULL, NULL) != NULL) imago_control_set_rows(control, last_y);
     }
     if (status == IMAGO_OK && code != VP8_STATUS_OK) status = imago_webp_fail(err, code);
     WebPIDelete(idec);
@@ -180,9 +182,9 @@ static imago_status imago_webp_decode_still(imago_webp_decoder *d, uint8_t *out,
 
 /* First frame of an animation: decoded into a transparent canvas when it does not cover it. */
 static imago_status imago_webp_decode_first_frame(imago_webp_decoder *d, uint8_t *out, size_t stride,
-                                                  uint32_t out_w, uint32_t out_h, const int32_t *cancel,
+                                                  uint32_t out_w, uint32_t out_h, imago_decode_control *control,
                                                   imago_error *err) {
-    if (imago_cancel_requested(cancel)) {
+    if (imago_control_cancelled(control)) {
         imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");
         return IMAGO_ERR_CANCELLED;
     }
@@ -219,6 +221,7 @@ static imago_status imago_webp_decode_first_frame(imago_webp_decoder *d, uint8_t
         }
         VP8StatusCode code = WebPDecode(frame.fragment.bytes, frame.fragment.size, &config);
         if (code != VP8_STATUS_OK) status = imago_webp_fail(err, code);
+        if (status == IMAGO_OK) imago_control_set_rows(control, frame.height);
         if (status == IMAGO_OK && !direct) {
             status = imago_resize_rgba(canvas, canvas_w, canvas_h, canvas_stride, out, out_w, out_h, stride, err);
         }
@@ -230,14 +233,14 @@ static imago_status imago_webp_decode_first_frame(imago_webp_decoder *d, uint8_t
 }
 
 imago_status imago_webp_decode(imago_webp_decoder *d, uint8_t *out, size_t out_stride,
-                               uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err) {
+                               uint32_t out_w, uint32_t out_h, imago_decode_control *control, imago_error *err) {
     if (out_w == 0 || out_h == 0 || out_w > (uint32_t)d->features.width ||
         out_h > (uint32_t)d->features.height || out_stride < (size_t)out_w * 4) {
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "bad output geometry %ux%u", out_w, out_h);
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
-    if (d->features.has_animation) return imago_webp_decode_first_frame(d, out, out_stride, out_w, out_h, cancel, err);
-    return imago_webp_decode_still(d, out, out_stride, out_w, out_h, cancel, err);
+    if (d->features.has_animation) return imago_webp_decode_first_frame(d, out, out_stride, out_w, out_h, control, err);
+    return imago_webp_decode_still(d, out, out_stride, out_w, out_h, control, err);
 }
 
 void imago_webp_close(imago_webp_decoder *d) {

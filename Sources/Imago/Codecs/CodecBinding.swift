@@ -6,7 +6,7 @@ struct CodecBinding: Sendable {
     typealias Open = @Sendable (UnsafePointer<imago_input>, UnsafeMutablePointer<imago_image_info>,
                                 UnsafeMutablePointer<imago_error>) -> OpaquePointer?
     typealias Decode = @Sendable (OpaquePointer, UnsafeMutablePointer<UInt8>, Int, UInt32, UInt32,
-                                  UnsafePointer<Int32>?, UnsafeMutablePointer<imago_error>) -> imago_status
+                                  UnsafeMutablePointer<imago_decode_control>?, UnsafeMutablePointer<imago_error>) -> imago_status
     typealias Close = @Sendable (OpaquePointer?) -> Void
 
     let format: ImageFormat

@@ -38,7 +38,7 @@ extension ImageDecoder {
             var error = imago_error()
             let status = codec.decode(handle, buffer.mutableBaseAddress, buffer.bytesPerRow,
                                       UInt32(size.width), UInt32(size.height),
-                                      cancellation.map { UnsafePointer($0.flag) }, &error)
+                                      cancellation?.control, &error)
             guard status == IMAGO_OK else { throw error.decodeError(format: format) }
             let metadata = ImageMetadata(format: format, info: info, orientationApplied: orient)
             let output = orient ? try oriented(buffer, orientation: orientation) : buffer
