@@ -4,7 +4,7 @@ APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/imago
 
-.PHONY: deps build test bench corpus release
+.PHONY: deps build test bench bench-quick pillow corpus release
 
 # Installs the codec libraries' development packages when any is missing (idempotent).
 deps:
@@ -26,9 +26,19 @@ test: deps
 release: deps
 	swift build -c release --product imago
 
-# Decode benchmark over the corpus and generated large inputs (the full harness is issue 5).
-bench: release
-	$(RELEASE_BIN) bench
+# Pillow is the peer the decode benchmark compares against; without it those rows say "skipped".
+PILLOW_VERSION := 13.0.0
+pillow:
+	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet "pillow==$(PILLOW_VERSION)" \
+	  || echo "make pillow: Pillow could not be installed; its bench rows will be skipped"
+
+# Decode throughput over generated photo-like 2 MP and 12 MP inputs, against the bare C call
+# and Pillow; prints a Markdown table and writes it to Reports/decode-latest.md.
+bench: release pillow
+	$(RELEASE_BIN) bench --out Reports/decode-latest.md
+
+bench-quick: release pillow
+	$(RELEASE_BIN) bench --quick
 
 # Regenerates the committed corpus (Corpus/ and Corpus/manifest.json) deterministically.
 corpus: deps

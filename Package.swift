@@ -24,14 +24,17 @@ let package = Package(
         .systemLibrary(
             name: "CLibWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(
+            name: "CLibWebPDemux", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(
+            name: "CLibWebPMux", pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // The one C surface Swift imports: prefixed functions, caller-allocated output,
         // setjmp/longjmp confined to C.
         .target(
             name: "CImagoCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP"],
-            // pkg-config libwebp names only -lwebp, and a C target gets no autolinking from
-            // CLibWebP's modulemap, so the mux library (WebPAnimEncoder) is named here.
-            linkerSettings: [.linkedLibrary("webpmux")]),
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CLibWebPMux"]),
         .target(
             name: "Imago",
             dependencies: ["CImagoCodecs"]),
@@ -41,10 +44,13 @@ let package = Package(
                 "CImagoCodecs",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .target(
+            name: "ImagoBench",
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
-                "Imago", "ImagoCorpus",
+                "Imago", "ImagoCorpus", "ImagoBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(

@@ -35,9 +35,19 @@ typedef struct imago_input {
     int32_t fd;
 } imago_input;
 
-/* Cancellation: Swift owns an int32_t; C polls it between row batches (relaxed atomic load). */
-void imago_cancel_request(int32_t *flag);
-int32_t imago_cancel_requested(const int32_t *flag);
+/* One decode's shared state with Swift, which allocates it: a cancel request Swift raises and
+ * C polls between row batches, and the rows decoded so far, which C publishes. Both fields are
+ * accessed only through these functions (relaxed atomics); every function accepts NULL. */
+typedef struct imago_decode_control {
+    int32_t cancelled;
+    int32_t reserved;
+    int64_t rows;
+} imago_decode_control;
+
+void imago_control_cancel(imago_decode_control *control);
+int32_t imago_control_cancelled(const imago_decode_control *control);
+void imago_control_set_rows(imago_decode_control *control, int64_t rows);
+int64_t imago_control_rows(const imago_decode_control *control);
 
 void imago_error_set(imago_error *err, imago_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

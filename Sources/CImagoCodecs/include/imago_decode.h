@@ -38,22 +38,22 @@ typedef struct imago_webp_decoder imago_webp_decoder;
 /* open: NULL on failure with err filled. The input (memory or fd) must outlive the decoder. */
 imago_png_decoder *imago_png_open(const imago_input *input, imago_image_info *info, imago_error *err);
 imago_status imago_png_decode(imago_png_decoder *decoder, uint8_t *out, size_t out_stride,
-                              uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err);
+                              uint32_t out_w, uint32_t out_h, imago_decode_control *control, imago_error *err);
 void imago_png_close(imago_png_decoder *decoder);
 
 imago_jpeg_decoder *imago_jpeg_open(const imago_input *input, imago_image_info *info, imago_error *err);
 imago_status imago_jpeg_decode(imago_jpeg_decoder *decoder, uint8_t *out, size_t out_stride,
-                               uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err);
+                               uint32_t out_w, uint32_t out_h, imago_decode_control *control, imago_error *err);
 void imago_jpeg_close(imago_jpeg_decoder *decoder);
 
 imago_webp_decoder *imago_webp_open(const imago_input *input, imago_image_info *info, imago_error *err);
 imago_status imago_webp_decode(imago_webp_decoder *decoder, uint8_t *out, size_t out_stride,
-                               uint32_t out_w, uint32_t out_h, const int32_t *cancel, imago_error *err);
+                               uint32_t out_w, uint32_t out_h, imago_decode_control *control, imago_error *err);
 void imago_webp_close(imago_webp_decoder *decoder);
 
-/* Library versions, for reports: "1.6.39" etc. */
-const char *imago_png_version(void);
-const char *imago_jpeg_version(void);
-const char *imago_webp_version(void);
+/* Library versions, for reports and `imago --version`. */
+const char *imago_png_version(void);    /* "1.6.39" */
+const char *imago_jpeg_version(void);   /* "libjpeg-turbo 2.1.5" */
+int32_t imago_webp_version(void);       /* packed 0xMMmmpp, as WebPGetDecoderVersion */
 
 #endif

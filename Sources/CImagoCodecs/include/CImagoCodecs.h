@@ -1,0 +1,6 @@
+/* Umbrella header: everything Swift may call across the C boundary. */
+#include "imago_common.h"
+#include "imago_decode.h"
+#include "imago_encode.h"
+#include "imago_pixels.h"
+#include "imago_reference.h"

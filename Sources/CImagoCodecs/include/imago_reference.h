@@ -1,0 +1,14 @@
+#ifndef IMAGO_REFERENCE_H
+#define IMAGO_REFERENCE_H
+/* Benchmark baselines: each library called the plain, textbook way (whole file in memory,
+ * full-size RGBA into the caller's buffer, no cancellation, no resizing), so the bench can
+ * show what Imago's wrapper costs on top of the bare C call. Not used by the decoder. */
+#include "imago_common.h"
+
+/* Each returns IMAGO_OK and fills out (width*4 stride) or an error status. The image must be
+ * exactly width x height (read it from imago_*_open first). */
+imago_status imago_reference_png(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height);
+imago_status imago_reference_jpeg(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height);
+imago_status imago_reference_webp(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height);
+
+#endif

@@ -1,0 +1,198 @@
+/* PNG through libpng's row API. libpng longjmps to png_jmpbuf on errors; every entry point
+ * below that calls libpng sets it up itself, so no jump ever crosses into Swift. */
+#include "imago_decode.h"
+#include "imago_reader.h"
+#include "imago_resizer.h"
+
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IMAGO_PNG_CANCEL_ROWS 32
+
+struct imago_png_decoder {
+    png_structp png;
+    png_infop info;
+    imago_reader reader;
+    imago_error failure;   /* what the error callback saw */
+    int truncated;         /* the read callback ran out of input */
+    int missing_data;      /* libpng's benign "Not enough image data" */
+    uint32_t width, height;
+    int interlaced;
+    int has_alpha;
+    int passes;
+    uint8_t *scratch;          /* downsampling: one row, or the whole image when interlaced */
+    imago_resizer *resizer;
+};
+
+static void imago_png_on_error(png_structp png, png_const_charp message) {
+    imago_png_decoder *d = png_get_error_ptr(png);
+    imago_status status = d->truncated ? IMAGO_ERR_TRUNCATED
+                         : d->reader.io_errno ? IMAGO_ERR_IO : IMAGO_ERR_CORRUPT;
+    imago_error_set(&d->failure, status, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void imago_png_on_warning(png_structp png, png_const_charp message) {
+    imago_png_decoder *d = png_get_error_ptr(png);
+    /* A benign error in libpng's eyes, but it means rows were invented: not a success. */
+    if (strstr(message, "Not enough image data") != NULL) d->missing_data = 1;
+}
+
+static void imago_png_on_read(png_structp png, png_bytep dst, size_t length) {
+    imago_png_decoder *d = png_get_io_ptr(png);
+    if (imago_reader_read(&d->reader, dst, length) != length) {
+        d->truncated = d->reader.io_errno == 0;
+        png_error(png, d->truncated ? "unexpected end of PNG data" : "read failed");
+    }
+}
+
+static void imago_png_fill_info(imago_png_decoder *d, imago_image_info *info) {
+    png_structp png = d->png;
+    png_infop pi = d->info;
+    int color_type = png_get_color_type(png, pi);
+    int has_trns = png_get_valid(png, pi, PNG_INFO_tRNS) != 0;
+    memset(info, 0, sizeof *info);
+    info->width = d->width;
+    info->height = d->height;
+    info->bit_depth = png_get_bit_depth(png, pi);
+    switch (color_type) {
+    case PNG_COLOR_TYPE_GRAY: info->color_model = IMAGO_COLOR_GRAY; break;
+    case PNG_COLOR_TYPE_GRAY_ALPHA: info->color_model = IMAGO_COLOR_GRAY_ALPHA; break;
+    case PNG_COLOR_TYPE_PALETTE: info->color_model = IMAGO_COLOR_PALETTE; break;
+    case PNG_COLOR_TYPE_RGB_ALPHA: info->color_model = IMAGO_COLOR_RGBA; break;
+    default: info->color_model = IMAGO_COLOR_RGB; break;
+    }
+    info->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
+    info->orientation = 1;
+    info->progressive = d->interlaced;
+    info->frame_count = 1;
+    d->has_alpha = info->has_alpha;
+}
+
+imago_png_decoder *imago_png_open(const imago_input *input, imago_image_info *info, imago_error *err) {
+    imago_png_decoder *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        imago_error_set(err, IMAGO_ERR_NO_MEMORY, "out of memory");
+        return NULL;
+    }
+    imago_reader_init(&d->reader, input);
+    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d, imago_png_on_error, imago_png_on_warning);
+    d->info = d->png ? png_create_info_struct(d->png) : NULL;
+    if (d->info == NULL) {
+        imago_error_set(err, IMAGO_ERR_NO_MEMORY, "cannot create libpng structures");
+        imago_png_close(d);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(d->png))) {
+        *err = d->failure;
+        imago_png_close(d);
+        return NULL;
+    }
+    png_set_read_fn(d->png, d, imago_png_on_read);
+    /* Dimensions are judged by the caller's pixel limit, not libpng's fixed default. */
+    png_set_user_limits(d->png, 0x7fffffffU, 0x7fffffffU);
+    png_read_info(d->png, d->info);
+    d->width = png_get_image_width(d->png, d->info);
+    d->height = png_get_image_height(d->png, d->info);
+    d->interlaced = png_get_interlace_type(d->png, d->info) != PNG_INTERLACE_NONE;
+    imago_png_fill_info(d, info);
+    return d;
+}
+
+/* Ask libpng for 8-bit RGBA whatever the source: palette and low-bit gray expand, tRNS
+ * becomes alpha, 16-bit samples are scaled with rounding (not truncated), gray replicates. */
+static int imago_png_set_transforms(png_structp png, png_infop info) {
+    png_set_expand(png);
+    png_set_scale_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_filler(png, 0xff, PNG_FILLER_AFTER);
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    return passes;
+}
+
+static imago_status imago_png_rows(imago_png_decoder *d, uint8_t *out, size_t stride,
+                                   uint32_t out_w, uint32_t out_h, imago_decode_control *control) {
+    png_structp png = d->png;
+    int resizing = out_w != d->width || out_h != d->height;
+    size_t row_bytes = (size_t)d->width * 4;
+    uint8_t *target = out;
+    size_t target_stride = stride;
+    if (resizing) {
+        /* Adam7 revisits every row in seven passes, so only an interlaced image needs a
+         * full-size intermediate; a non-interlaced one is reduced row by row as it is read. */
+        size_t rows = d->interlaced ? d->height : 1;
+        d->scratch = malloc(row_bytes * rows);
+        d->resizer = imago_resizer_create(d->width, d->height, out_w, out_h, out, stride, d->has_alpha);
+        if (d->scratch == NULL || d->resizer == NULL) return IMAGO_ERR_NO_MEMORY;
+        target = d->scratch;
+        target_stride = d->interlaced ? row_bytes : 0;
+    }
+    for (int pass = 0; pass < d->passes; pass++) {
+        for (uint32_t y = 0; y < d->height; y++) {
+            if (y % IMAGO_PNG_CANCEL_ROWS == 0 && imago_control_cancelled(control)) return IMAGO_ERR_CANCELLED;
+            uint8_t *row = target + (size_t)y * target_stride;
+            png_read_row(png, row, NULL);
+            if (resizing && !d->interlaced) imago_resizer_push_row(d->resizer, row);
+            if (y % IMAGO_PNG_CANCEL_ROWS == 0) {
+                imago_control_set_rows(control, ((int64_t)pass * d->height + y) / d->passes);
+            }
+        }
+    }
+    if (resizing && d->interlaced) {
+        for (uint32_t y = 0; y < d->height; y++) imago_resizer_push_row(d->resizer, target + (size_t)y * row_bytes);
+    }
+    imago_control_set_rows(control, d->height);
+    return IMAGO_OK;
+}
+
+static void imago_png_release_scratch(imago_png_decoder *d) {
+    free(d->scratch);
+    d->scratch = NULL;
+    imago_resizer_destroy(d->resizer);
+    d->resizer = NULL;
+}
+
+imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_stride,
+                              uint32_t out_w, uint32_t out_h, imago_decode_control *control, imago_error *err) {
+    if (out_w == 0 || out_h == 0 || out_w > d->width || out_h > d->height || out_stride < (size_t)out_w * 4) {
+        imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "bad output geometry %ux%u", out_w, out_h);
+        return IMAGO_ERR_INVALID_ARGUMENT;
+    }
+    if (setjmp(png_jmpbuf(d->png))) {
+        imago_png_release_scratch(d);
+        *err = d->failure;
+        return (imago_status)d->failure.status;
+    }
+    d->passes = imago_png_set_transforms(d->png, d->info);
+    if (png_get_rowbytes(d->png, d->info) != (size_t)d->width * 4) {
+        png_error(d->png, "unexpected row layout after transforms");
+    }
+    imago_status status = imago_png_rows(d, out, out_stride, out_w, out_h, control);
+    if (status == IMAGO_OK) {
+        png_read_end(d->png, NULL);   /* checks the trailing chunks' CRCs and IEND */
+        if (d->missing_data) {
+            imago_error_set(&d->failure, IMAGO_ERR_CORRUPT, "image data ends before the last row");
+            status = IMAGO_ERR_CORRUPT;
+        }
+    } else if (status == IMAGO_ERR_CANCELLED) {
+        imago_error_set(&d->failure, status, "cancelled");
+    } else {
+        imago_error_set(&d->failure, status, "out of memory");
+    }
+    imago_png_release_scratch(d);
+    if (status != IMAGO_OK) *err = d->failure;
+    return status;
+}
+
+void imago_png_close(imago_png_decoder *d) {
+    if (d == NULL) return;
+    imago_png_release_scratch(d);
+    if (d->png) png_destroy_read_struct(&d->png, d->info ? &d->info : NULL, NULL);
+    free(d);
+}
+
+const char *imago_png_version(void) {
+    return PNG_LIBPNG_VER_STRING;
+}

@@ -1,0 +1,61 @@
+import CImagoCodecs
+
+extension ImageDecoder {
+    /// Opens the C decoder, runs `body` with it and the header, and always closes it.
+    static func withOpenDecoder<R>(
+        format: ImageFormat, input: imago_input,
+        _ body: (OpaquePointer, imago_image_info) throws(DecodeError) -> R
+    ) throws(DecodeError) -> R {
+        let codec = CodecBinding.binding(for: format)
+        var input = input
+        var info = imago_image_info()
+        var error = imago_error()
+        guard let handle = codec.open(&input, &info, &error) else {
+            throw error.decodeError(format: format)
+        }
+        defer { codec.close(handle) }
+        return try body(handle, info)
+    }
+
+    /// Header → pixel-limit check → allocate → decode → orient. Nothing is allocated for the
+    /// pixels until the header's dimensions have passed the limit.
+    static func run(format: ImageFormat, input: imago_input, options: DecodeOptions,
+                    cancellation: DecodeCancellation?) throws(DecodeError) -> DecodedImage {
+        if cancellation?.isCancelled == true { throw .cancelled }
+        let codec = CodecBinding.binding(for: format)
+        return try withOpenDecoder(format: format, input: input) { handle, info throws(DecodeError) in
+            let width = Int(info.width), height = Int(info.height)
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            if overflow || pixels > options.pixelLimit {
+                throw .tooLarge(width: width, height: height, limit: options.pixelLimit)
+            }
+            let orientation = Int(info.orientation)
+            let orient = options.applyOrientation && orientation > 1 && orientation <= 8
+            let size = options.outputSize(width: width, height: height, swapsAxes: orient && orientation >= 5)
+            guard let buffer = PixelBuffer(uninitializedWidth: size.width, height: size.height) else {
+                throw .outOfMemory(byteCount: size.width * size.height * 4)
+            }
+            var error = imago_error()
+            let status = codec.decode(handle, buffer.mutableBaseAddress, buffer.bytesPerRow,
+                                      UInt32(size.width), UInt32(size.height),
+                                      cancellation?.control, &error)
+            guard status == IMAGO_OK else { throw error.decodeError(format: format) }
+            let metadata = ImageMetadata(format: format, info: info, orientationApplied: orient)
+            let output = orient ? try oriented(buffer, orientation: orientation) : buffer
+            return DecodedImage(pixels: output, metadata: metadata)
+        }
+    }
+
+    /// A new buffer showing `buffer` the way EXIF orientation 2...8 says to display it.
+    static func oriented(_ buffer: PixelBuffer, orientation: Int) throws(DecodeError) -> PixelBuffer {
+        let swaps = orientation >= 5
+        let w = swaps ? buffer.height : buffer.width
+        let h = swaps ? buffer.width : buffer.height
+        guard let out = PixelBuffer(uninitializedWidth: w, height: h) else {
+            throw .outOfMemory(byteCount: w * h * 4)
+        }
+        imago_orient_rgba(buffer.mutableBaseAddress, UInt32(buffer.width), UInt32(buffer.height),
+                          buffer.bytesPerRow, out.mutableBaseAddress, out.bytesPerRow, Int32(orientation))
+        return out
+    }
+}

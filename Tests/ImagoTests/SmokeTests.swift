@@ -1,6 +1,0 @@
-import XCTest
-@testable import Imago
-
-final class SmokeTests: XCTestCase {
-    func testBuilds() {}
-}
