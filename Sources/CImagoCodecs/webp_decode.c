@@ -109,27 +109,36 @@ imago_webp_decoder *imago_webp_open(const imago_input *input, imago_image_info *
         imago_webp_close(d);
         return NULL;
     }
+    /* An animation's container says "mixed"; the first frame's bitstream says what it is. */
+    WebPBitstreamFeatures bitstream = d->features;
+    int32_t frame_count = 1;
+    if (d->features.has_animation) {
+        WebPData data = {d->head, d->head_size};
+        WebPDemuxer *demux = WebPDemux(&data);
+        WebPIterator frame;
+        int ok = demux != NULL && WebPDemuxGetFrame(demux, 1, &frame);
+        if (ok) {
+            frame_count = (int32_t)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
+            ok = WebPGetFeatures(frame.fragment.bytes, frame.fragment.size, &bitstream) == VP8_STATUS_OK;
+            WebPDemuxReleaseIterator(&frame);
+        }
+        if (demux != NULL) WebPDemuxDelete(demux);
+        if (!ok) {
+            imago_error_set(err, IMAGO_ERR_CORRUPT, "invalid animated WebP container");
+            imago_webp_close(d);
+            return NULL;
+        }
+    }
     memset(info, 0, sizeof *info);
     info->width = (uint32_t)d->features.width;
     info->height = (uint32_t)d->features.height;
     info->bit_depth = 8;
     info->has_alpha = d->features.has_alpha;
-    info->lossless = d->features.format == 2;
+    info->lossless = bitstream.format == 2;
     info->color_model = info->lossless ? (info->has_alpha ? IMAGO_COLOR_RGBA : IMAGO_COLOR_RGB) : IMAGO_COLOR_YCBCR;
     info->orientation = 1;
-    info->frame_count = 1;
     info->animated = d->features.has_animation;
-    if (info->animated) {
-        WebPData data = {d->head, d->head_size};
-        WebPDemuxer *demux = WebPDemux(&data);
-        if (demux == NULL) {
-            imago_error_set(err, IMAGO_ERR_CORRUPT, "invalid animated WebP container");
-            imago_webp_close(d);
-            return NULL;
-        }
-        info->frame_count = (int32_t)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
-        WebPDemuxDelete(demux);
-    }
+    info->frame_count = frame_count;
     return d;
 }
 

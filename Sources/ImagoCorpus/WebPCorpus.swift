@@ -31,7 +31,9 @@ enum WebPCorpus {
         let reference = reference(source, recipe)
         // libwebp writes no alpha when every pixel is opaque, so hasAlpha follows the pixels.
         let hasAlpha = recipe.keepAlpha && reference.hasTransparency
-        var metadata = ImageMetadata.still(colorModel: hasAlpha ? "rgba" : "rgb", hasAlpha: hasAlpha)
+        // VP8 (lossy) stores Y'CbCr 4:2:0; VP8L stores ARGB.
+        let colorModel = recipe.lossless ? (hasAlpha ? "rgba" : "rgb") : "ycbcr"
+        var metadata = ImageMetadata.still(colorModel: colorModel, hasAlpha: hasAlpha)
         metadata.lossless = recipe.lossless
         metadata.animated = recipe.frameCount > 1
         metadata.frameCount = recipe.frameCount
