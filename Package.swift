@@ -55,8 +55,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "ImagoTests",
-            dependencies: ["Imago", "ImagoCorpus"],
-            resources: []),
+            dependencies: ["Imago", "ImagoCorpus"]),
+        .testTarget(
+            name: "ImagoCLITests",
+            dependencies: ["ImagoCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )
