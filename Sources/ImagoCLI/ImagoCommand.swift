@@ -5,5 +5,5 @@ struct ImagoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imago",
         abstract: "Load, decode and measure images on Linux.",
-        subcommands: [DecodeCommand.self, BenchCommand.self, BenchChildCommand.self])
+        subcommands: [DecodeCommand.self, BenchCommand.self, BenchChildCommand.self, ServeCommand.self])
 }
