@@ -70,7 +70,13 @@ let package = Package(
             resources: []),
         .testTarget(
             name: "ImagoTestServerTests",
-            dependencies: ["ImagoTestServer"]),
+            dependencies: [
+                "ImagoTestServer",
+                // A raw client, to see exactly what went over the wire.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
