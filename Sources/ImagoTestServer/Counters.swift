@@ -2,7 +2,7 @@
 ///
 /// Why a snapshot: a test's condition must see requests, bytes and connections as of the
 /// same change, not one field read before and another after a concurrent update.
-/// Paths are the request target's path as the client sent it, without the query string.
+/// Paths are the request target's path, percent-decoded, without the query string.
 public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
     /// Requests whose head arrived, every method included.
     public internal(set) var totalRequests = 0

@@ -39,12 +39,12 @@ struct FileResolver: Sendable {
         rootPath = real.count > 1 && real.hasSuffix("/") ? String(real.dropLast()) : real
     }
 
-    /// Opens the regular file that `requestPath` (the URL path, still percent-encoded,
+    /// Opens the regular file that `path` (the request's path, already percent-decoded,
     /// without query) names under the root, or returns `nil` when there is none: missing,
     /// a directory, not readable, or outside the root.
-    func open(requestPath: String) -> FileResource? {
-        guard let decoded = requestPath.removingPercentEncoding, !decoded.contains("\0") else { return nil }
-        let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
+    func open(path: String) -> FileResource? {
+        guard !path.contains("\0") else { return nil }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.isEmpty, !segments.contains("..") else { return nil }
         let joined = rootPath + "/" + segments.filter { $0 != "." }.joined(separator: "/")
         guard let real = Self.realPath(joined), real.hasPrefix(rootPath == "/" ? "/" : rootPath + "/") else {

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -71,10 +72,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     // MARK: Routing
 
-    /// The path part of a request target: no query, no fragment.
+    /// The path part of a request target, percent-decoded: no query, no fragment. Routes
+    /// and counters use it, so `/a b.jpg` names what URLSession requests as `/a%20b.jpg`.
     static func path(of uri: String) -> String {
         let end = uri.firstIndex { $0 == "?" || $0 == "#" } ?? uri.endIndex
-        return String(uri[..<end])
+        let raw = String(uri[..<end])
+        return raw.removingPercentEncoding ?? raw
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -99,7 +102,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         // Opening and stat-ing block: do it on the thread pool, answer back on the loop.
-        let opened = core.threadPool.runIfActive(eventLoop: context.eventLoop) { resolver.open(requestPath: path) }
+        let opened = core.threadPool.runIfActive(eventLoop: context.eventLoop) { resolver.open(path: path) }
         opened.assumeIsolated().whenComplete { [self] result in
             let file = (try? result.get()) ?? nil
             guard isActive else {

@@ -122,12 +122,16 @@ public final class TestServer: Sendable {
     /// Counters of requests, bytes and connections, readable and awaitable.
     public var counters: ServerCounters { core.counters }
 
-    /// The URL for `path` (which should start with `/`) on this server.
+    /// The URL for `path` (starting with `/`; a query may follow) on this server.
+    /// Characters not allowed in a URL path, such as spaces, are percent-encoded.
     public func url(for path: String) -> URL {
-        URL(string: baseURL.absoluteString + path)!
+        if let url = URL(string: baseURL.absoluteString + path) { return url }
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return URL(string: baseURL.absoluteString + encoded) ?? baseURL
     }
 
-    /// Serves `route` at `path` (exact match on the request's path, query ignored),
+    /// Serves `route` at `path` (exact match on the request's percent-decoded path, query
+    /// ignored; `/a b.jpg` matches a request for `/a%20b.jpg`),
     /// replacing any route there and restarting its request count. Takes effect for
     /// requests whose head arrives after this returns.
     public func setRoute(_ path: String, _ route: Route) {
