@@ -29,7 +29,10 @@ final class ResponseWriter {
     private var phase = Phase.beforeHead
     /// Body bytes handed to the channel so far (counted as sent once the socket takes them).
     private var sent = 0
+    /// The pace clock: `bytesPerSecond` counts from this moment and this many bytes sent.
+    /// Restarted when a stall ends, so a released body does not burst to catch up.
     private var paceStart = NIODeadline.now()
+    private var pacedFrom = 0
     private var scheduled: Scheduled<Void>?
     private var gateHold: (gate: Gate, token: UInt64, holds: GateHolds)?
     private var stallReleased = false
@@ -119,6 +122,8 @@ final class ResponseWriter {
         case .body:
             stallReleased = true
             phase = .sendingBody
+            paceStart = .now()
+            pacedFrom = sent
             pump()
         }
     }
@@ -153,7 +158,8 @@ final class ResponseWriter {
             if let close = faults.closeAfterBytes { count = min(count, close - sent) }
             if let rate = faults.bytesPerSecond, rate > 0 {
                 count = min(count, max(1, min(chunkSize, rate / 20)))
-                let due = paceStart + .nanoseconds(Int64((Double(sent + count) / Double(rate) * 1e9).rounded(.up)))
+                let paced = Double(sent - pacedFrom + count)
+                let due = paceStart + .nanoseconds(Int64((paced / Double(rate) * 1e9).rounded(.up)))
                 if due > .now() {
                     scheduled = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
                         scheduled = nil
