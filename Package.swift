@@ -7,11 +7,13 @@ let package = Package(
     products: [
         .library(name: "Imago", targets: ["Imago"]),
         .library(name: "ImagoCorpus", targets: ["ImagoCorpus"]),
+        .library(name: "ImagoTestServer", targets: ["ImagoTestServer"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
     ],
     targets: [
         // System libraries: the only way the codec libraries enter the build.
@@ -44,13 +46,22 @@ let package = Package(
                 "CImagoCodecs",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // Loopback HTTP/1.1 server with fault injection, shared by the loading pipeline's
+        // integration tests, the conformance suite and the benchmark harness.
+        .target(
+            name: "ImagoTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .target(
             name: "ImagoBench",
             dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
-                "Imago", "ImagoCorpus", "ImagoBench",
+                "Imago", "ImagoCorpus", "ImagoBench", "ImagoTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
@@ -59,6 +70,15 @@ let package = Package(
         .testTarget(
             name: "ImagoCLITests",
             dependencies: ["ImagoCLI"]),
+        .testTarget(
+            name: "ImagoTestServerTests",
+            dependencies: [
+                "ImagoTestServer",
+                // A raw client, to see exactly what went over the wire.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,5 +5,6 @@ struct ImagoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imago",
         abstract: "Load, decode and measure images on Linux.",
-        subcommands: [DecodeCommand.self, BenchCommand.self, BenchChildCommand.self, CorpusCommand.self])
+        subcommands: [DecodeCommand.self, CorpusCommand.self, ServeCommand.self, BenchCommand.self,
+                      BenchChildCommand.self])
 }
