@@ -66,7 +66,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "ImagoTests",
-            dependencies: ["Imago", "ImagoCorpus"]),
+            dependencies: ["Imago", "ImagoCorpus", "ImagoTestServer"]),
         .testTarget(
             name: "ImagoCLITests",
             dependencies: ["ImagoCLI"]),

@@ -1,0 +1,165 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The state of one fetch between URLSession's callbacks and the awaiting caller. It finishes
+/// exactly once, whichever comes first: head rejection, size limit, cancellation, or completion;
+/// everything URLSession reports afterwards is ignored.
+final class FetchOperation: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<FetchResult, FetchError>, Never>?
+        var outcome: Result<FetchResult, FetchError>?
+        var head: FetchResponseHead?
+        var data = Data()
+        var file: FileHandle?
+        var fileURL: URL?
+        var received = 0
+    }
+
+    private let request: FetchRequest
+    private let progress: @Sendable (FetchProgress) -> Void
+    private let cancelTask: @Sendable () -> Void
+    private let state = Mutex(State())
+
+    init(request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void,
+         cancelTask: @escaping @Sendable () -> Void) {
+        self.request = request
+        self.progress = progress
+        self.cancelTask = cancelTask
+    }
+
+    /// Installs the caller's continuation (resumed at once if the fetch already finished).
+    func wait(_ continuation: CheckedContinuation<Result<FetchResult, FetchError>, Never>) {
+        let ready: Result<FetchResult, FetchError>? = state.withLock { state in
+            if let outcome = state.outcome { return outcome }
+            state.continuation = continuation
+            return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+    }
+
+    func cancel() {
+        finish(.failure(.cancelled))
+        cancelTask()
+    }
+
+    /// Judges the head; false tells URLSession not to read the body.
+    func receive(head response: URLResponse) -> Bool {
+        guard let http = response as? HTTPURLResponse else {
+            finish(.failure(.transport("not an HTTP response")))
+            return false
+        }
+        let expected = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
+        let head = FetchResponseHead(
+            statusCode: http.statusCode, expectedLength: expected,
+            contentType: http.value(forHTTPHeaderField: "Content-Type"),
+            etag: http.value(forHTTPHeaderField: "ETag"),
+            lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
+        if http.statusCode == 304 {
+            finish(.success(FetchResult(head: head, body: .notModified, receivedBytes: 0)))
+            return false
+        }
+        guard (200...299).contains(http.statusCode) else {
+            finish(.failure(.httpStatus(http.statusCode)))
+            return false
+        }
+        if let expected, expected > request.maxResponseSize {
+            finish(.failure(.tooLarge(limit: request.maxResponseSize)))
+            return false
+        }
+        do {
+            let file = try openDownloadFile()
+            return state.withLock { state in
+                guard state.outcome == nil else { return false }
+                state.head = head
+                (state.file, state.fileURL) = (file?.handle, file?.url)
+                return true
+            }
+        } catch {
+            finish(.failure(error))
+            return false
+        }
+    }
+
+    private func openDownloadFile() throws(FetchError) -> (handle: FileHandle, url: URL)? {
+        guard request.strategy == .downloadToFile else { return nil }
+        let url = request.temporaryDirectory.appendingPathComponent(".imago-download-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: url)
+        else { throw .fileSystem("cannot create \(url.path)") }
+        return (handle, url)
+    }
+
+    func receive(_ chunk: Data) {
+        let report: Result<FetchProgress, FetchError>? = state.withLock { state in
+            guard state.outcome == nil, state.head != nil else { return nil }
+            state.received += chunk.count
+            if state.received > request.maxResponseSize { return .failure(.tooLarge(limit: request.maxResponseSize)) }
+            if let file = state.file {
+                do { try file.write(contentsOf: chunk) } catch { return .failure(.fileSystem("\(error)")) }
+            } else {
+                state.data.append(chunk)
+            }
+            return .success(FetchProgress(received: state.received, expected: state.head?.expectedLength))
+        }
+        switch report {
+        case .success(let update): progress(update)
+        case .failure(let error):
+            finish(.failure(error))
+            cancelTask()
+        case nil: break
+        }
+    }
+
+    func complete(error: Error?) {
+        let outcome: Result<FetchResult, FetchError>? = state.withLock { state in
+            guard state.outcome == nil else { return nil }
+            guard let head = state.head else {
+                return .failure(Self.map(error) ?? .transport("no response"))
+            }
+            let failure = Self.map(error)
+            if failure == .timedOut || failure == .cancelled { return .failure(failure!) }
+            // A connection that closed early is a truncation, whatever the socket error says.
+            if let expected = head.expectedLength, state.received < expected {
+                return .failure(.truncated(expected: expected, received: state.received))
+            }
+            if let failure { return .failure(failure) }
+            if state.received == 0 { return .failure(.emptyData) }
+            let body: FetchResult.Body = state.fileURL.map { .file($0) } ?? .data(state.data)
+            return .success(FetchResult(head: head, body: body, receivedBytes: state.received))
+        }
+        if let outcome { finish(outcome) }
+    }
+
+    private static func map(_ error: Error?) -> FetchError? {
+        guard let error else { return nil }
+        if let urlError = error as? URLError {
+            switch urlError.code {
+            case .cancelled: return .cancelled
+            case .timedOut: return .timedOut
+            default: return .transport(urlError.localizedDescription)
+            }
+        }
+        return .transport("\(error)")
+    }
+
+    /// Records the outcome once, releases file and memory on failure, resumes the caller.
+    private func finish(_ outcome: Result<FetchResult, FetchError>) {
+        let (continuation, file, fileURL, failed): (CheckedContinuation<Result<FetchResult, FetchError>, Never>?, FileHandle?, URL?, Bool)
+            = state.withLock { state in
+                guard state.outcome == nil else { return (nil, nil, nil, false) }
+                state.outcome = outcome
+                let taken = (state.continuation, state.file, state.fileURL)
+                state.continuation = nil
+                state.file = nil
+                state.data = Data()
+                if case .failure = outcome { return (taken.0, taken.1, taken.2, true) }
+                return (taken.0, taken.1, nil, false)
+            }
+        try? file?.close()
+        if failed, let fileURL { try? FileManager.default.removeItem(at: fileURL) }
+        continuation?.resume(returning: outcome)
+    }
+}

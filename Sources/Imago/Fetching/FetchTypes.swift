@@ -1,0 +1,122 @@
+import Foundation
+
+/// How a response body is received.
+public enum FetchStrategy: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Accumulate the body in memory (a data task): the fewest copies for small images.
+    case inMemory = "data"
+    /// Stream the body to a temporary file as it arrives and decode from the file: the whole
+    /// compressed body is never held in memory, which matters for very large images.
+    case downloadToFile = "file"
+}
+
+/// One HTTP GET the transport performs.
+public struct FetchRequest: Sendable, Hashable {
+    public var url: URL
+    /// Extra request headers (the pipeline adds If-None-Match / If-Modified-Since to revalidate).
+    public var headers: [String: String]
+    public var strategy: FetchStrategy
+    /// Seconds without receiving anything before the fetch fails with `.timedOut`. Default 30.
+    /// Rounded up to whole seconds: URLSession on Linux truncates fractions (0.5 would time out
+    /// at once).
+    public var idleTimeout: Double
+    /// Bytes a body may have; larger ones fail with `.tooLarge` as soon as that is known (from
+    /// Content-Length at the head, or while receiving). Default 256 MiB.
+    public var maxResponseSize: Int
+    /// Directory for download-to-file temporaries (ideally on the disk cache's filesystem, so the
+    /// file can be renamed into the cache). Default: the system temporary directory.
+    public var temporaryDirectory: URL
+
+    public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .inMemory,
+                idleTimeout: Double = 30, maxResponseSize: Int = 256 << 20,
+                temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
+        self.url = url
+        self.headers = headers
+        self.strategy = strategy
+        self.idleTimeout = idleTimeout
+        self.maxResponseSize = maxResponseSize
+        self.temporaryDirectory = temporaryDirectory
+    }
+}
+
+/// What the response head said.
+public struct FetchResponseHead: Sendable, Hashable {
+    public var statusCode: Int
+    public var expectedLength: Int?
+    public var contentType: String?
+    public var etag: String?
+    public var lastModified: String?
+}
+
+/// A completed fetch.
+public struct FetchResult: Sendable {
+    public enum Body: Sendable {
+        case data(Data)
+        /// A temporary file holding exactly the body; the receiver moves or deletes it.
+        case file(URL)
+        /// 304: the cached copy the request revalidated is still good.
+        case notModified
+    }
+    public var head: FetchResponseHead
+    public var body: Body
+    public var receivedBytes: Int
+}
+
+/// Bytes received so far; `expected` is nil when the response has no Content-Length.
+public struct FetchProgress: Sendable, Hashable {
+    public var received: Int
+    public var expected: Int?
+
+    /// Completed fraction in 0...1, or nil when the total is unknown (never made up).
+    public var fraction: Double? {
+        guard let expected, expected > 0 else { return nil }
+        return min(1, Double(received) / Double(expected))
+    }
+}
+
+/// Why a fetch failed.
+public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A non-2xx status, decided at the response head; the body was not read.
+    case httpStatus(Int)
+    /// The connection failed or broke (the underlying error's description).
+    case transport(String)
+    case timedOut
+    /// The transfer ended short of its Content-Length.
+    case truncated(expected: Int, received: Int)
+    case tooLarge(limit: Int)
+    /// A 2xx response with no body.
+    case emptyData
+    case cancelled
+    /// The download's temporary file could not be written.
+    case fileSystem(String)
+
+    /// Worth retrying: connection errors, timeouts, truncation, 408, 429 and 5xx.
+    public var isTransient: Bool {
+        switch self {
+        case .transport, .timedOut, .truncated: true
+        case .httpStatus(let code): code == 408 || code == 429 || (500...599).contains(code)
+        default: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .httpStatus(let code): "httpStatus(\(code))"
+        case .transport(let message): "transport(\(message))"
+        case .timedOut: "timedOut"
+        case .truncated(let expected, let received): "truncated(\(received) of \(expected) bytes)"
+        case .tooLarge(let limit): "tooLarge(limit \(limit))"
+        case .emptyData: "emptyData"
+        case .cancelled: "cancelled"
+        case .fileSystem(let message): "fileSystem(\(message))"
+        }
+    }
+}
+
+/// Moves bytes from a server to the pipeline. URLSession is the built-in one; tests and other
+/// stacks can plug in their own.
+public protocol ImageTransport: Sendable {
+    /// Fetches `request`, reporting progress as bytes arrive. Cancelling the calling task ends
+    /// the fetch promptly with `.cancelled` and closes the connection.
+    func fetch(_ request: FetchRequest,
+               progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult
+}

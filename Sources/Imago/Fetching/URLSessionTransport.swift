@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The built-in transport: one URLSession (FoundationNetworking on Linux) whose delegate routes
+/// each task's events to its `FetchOperation`. Delegate-based rather than `data(from:)` because
+/// the status must be judged at the head (a 404 body is never read), the body must be able to
+/// stream to a file (`download(from:)` cannot refuse a body at its head), and a cancelled caller
+/// must be released at once instead of after URLSession's own teardown (55-85 ms measured here).
+public final class URLSessionTransport: ImageTransport {
+    private let session: URLSession
+    private let router: TaskRouter
+
+    /// `maxConnectionsPerHost` defaults to 6, like browsers. URLSession's own cache is off:
+    /// the pipeline's caches decide what is reused.
+    public init(maxConnectionsPerHost: Int = 6) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
+        let router = TaskRouter()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "imago.urlsession.delegate"
+        self.router = router
+        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    public func fetch(_ request: FetchRequest,
+                      progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
+        if Task.isCancelled { throw .cancelled }
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = "GET"
+        urlRequest.timeoutInterval = max(1, request.idleTimeout.rounded(.up))
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let task = UncheckedTask(session.dataTask(with: urlRequest))
+        let operation = FetchOperation(request: request, progress: progress) { task.value.cancel() }
+        router.register(operation, for: task.value.taskIdentifier)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                operation.wait(continuation)
+                task.value.resume()
+            }
+        } onCancel: {
+            operation.cancel()
+        }
+        return try result.get()
+    }
+}
+
+/// URLSessionTask is not Sendable; it is only resumed and cancelled, both thread-safe.
+private struct UncheckedTask: @unchecked Sendable {
+    let value: URLSessionDataTask
+    init(_ value: URLSessionDataTask) { self.value = value }
+}
+
+/// The session delegate: forwards each task's callbacks to its operation.
+private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let operations = Mutex<[Int: FetchOperation]>([:])
+
+    func register(_ operation: FetchOperation, for identifier: Int) {
+        operations.withLock { $0[identifier] = operation }
+    }
+
+    private func operation(_ task: URLSessionTask) -> FetchOperation? {
+        operations.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let proceed = operation(dataTask)?.receive(head: response) ?? false
+        completionHandler(proceed ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        operation(dataTask)?.receive(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        let finished = operations.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        finished?.complete(error: error)
+    }
+}
