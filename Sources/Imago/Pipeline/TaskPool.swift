@@ -1,0 +1,113 @@
+import Synchronization
+
+/// Coalesces identical work. The first subscriber for a key starts the work; later ones join
+/// it; all receive the same result. A subscriber that leaves (task cancelled) gets `.cancelled`
+/// at once; the work itself is cancelled only when its last subscriber leaves, and it is then
+/// removed from the pool, so a subscriber joining afterwards starts fresh work and never
+/// receives the torn-down work's cancellation (SHARE-3, SHARE-4).
+final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    typealias Outcome = Result<Value, ImageLoadingError>
+    typealias Work = @Sendable (SharedWork) async -> Outcome
+
+    private final class Entry: @unchecked Sendable {   // mutated only under `entries`' lock
+        var subscribers: [Int: (continuation: CheckedContinuation<Outcome, Never>, priority: ImageRequestPriority)] = [:]
+        var task: Task<Void, Never>?
+        let shared = SharedWork()
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var nextSubscriber = 0
+        /// Subscribers that have an id but have not joined yet; a cancel removes the id, which
+        /// tells `join` the subscriber is already gone.
+        var pending: Set<Int> = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Number of distinct pieces of work running (for tests and the bench).
+    var activeCount: Int { state.withLock { $0.entries.count } }
+
+    func value(for key: Key, priority: ImageRequestPriority, work: @escaping Work) async -> Outcome {
+        let id = state.withLock { state -> Int in
+            state.nextSubscriber += 1
+            state.pending.insert(state.nextSubscriber)
+            return state.nextSubscriber
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                join(key: key, id: id, priority: priority, continuation: continuation, work: work)
+            }
+        } onCancel: {
+            leave(key: key, id: id)
+        }
+    }
+
+    private func join(key: Key, id: Int, priority: ImageRequestPriority,
+                      continuation: CheckedContinuation<Outcome, Never>, work: @escaping Work) {
+        let cancelled = state.withLock { state -> Bool in
+            if state.pending.remove(id) == nil { return true }
+            let entry: Entry
+            if let existing = state.entries[key] {
+                entry = existing
+            } else {
+                entry = Entry()
+                state.entries[key] = entry
+                let shared = entry.shared
+                entry.task = Task(priority: priority.taskPriority) { [weak self] in
+                    let outcome = await work(shared)
+                    self?.complete(key: key, entry: entry, outcome: outcome)
+                }
+            }
+            entry.subscribers[id] = (continuation, priority)
+            entry.shared.setPriority(entry.subscribers.values.map(\.priority).max() ?? priority)
+            return false
+        }
+        if cancelled { continuation.resume(returning: .failure(.cancelled)) }
+    }
+
+    private func leave(key: Key, id: Int) {
+        let leaving = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+            guard let entry = state.entries[key], let subscriber = entry.subscribers.removeValue(forKey: id) else {
+                state.pending.remove(id)   // not joined yet: join() will see it gone
+                return nil
+            }
+            if entry.subscribers.isEmpty {
+                state.entries[key] = nil
+                entry.task?.cancel()
+            } else {
+                entry.shared.setPriority(entry.subscribers.values.map(\.priority).max() ?? .normal)
+            }
+            return subscriber.continuation
+        }
+        leaving?.resume(returning: .failure(.cancelled))
+    }
+
+    private func complete(key: Key, entry: Entry, outcome: Outcome) {
+        let waiting = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
+            if state.entries[key] === entry { state.entries[key] = nil }
+            let continuations = entry.subscribers.values.map(\.continuation)
+            entry.subscribers.removeAll()
+            return continuations
+        }
+        for continuation in waiting { continuation.resume(returning: outcome) }
+    }
+}
+
+/// What running work can read about its subscribers: their highest priority, kept current as
+/// they join and leave (SHARE-5), which the stage limiters use to order their queues.
+final class SharedWork: Sendable {
+    private let current = Mutex(ImageRequestPriority.normal)
+    var priority: ImageRequestPriority { current.withLock { $0 } }
+    func setPriority(_ priority: ImageRequestPriority) { current.withLock { $0 = priority } }
+}
+
+extension ImageRequestPriority {
+    var taskPriority: TaskPriority {
+        switch self {
+        case .veryLow, .low: .low
+        case .normal: .medium
+        case .high, .veryHigh: .high
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Where a successful image came from, so a UI can animate network loads only.
+public enum ImageOrigin: String, Sendable, Hashable, Codable {
+    case memory, disk, network, local
+}
+
+/// A loaded image.
+public struct ImageResponse: Sendable {
+    public let image: DecodedImage
+    public let origin: ImageOrigin
+    public var pixels: PixelBuffer { image.pixels }
+
+    public init(image: DecodedImage, origin: ImageOrigin) {
+        self.image = image
+        self.origin = origin
+    }
+}
+
+/// Why a load failed. Cancellation is a separate case so nobody shows it as an error.
+public enum ImageLoadingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request had no source (a nil URL).
+    case missingSource
+    case fetch(FetchError)
+    case decoding(DecodeError)
+    /// A custom provider threw; its description.
+    case provider(String)
+    case cancelled
+
+    /// `httpStatus(404)`, `emptyData`, `decoding(truncated)`...: the CLI's vocabulary.
+    public var description: String {
+        switch self {
+        case .missingSource: "missingSource"
+        case .fetch(let error): error.description
+        case .decoding(.empty): "emptyData"
+        case .decoding(let error): "decoding(\(error.kind))"
+        case .provider(let message): "provider(\(message))"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    public var isCancellation: Bool {
+        self == .cancelled || self == .fetch(.cancelled) || self == .decoding(.cancelled)
+    }
+}
