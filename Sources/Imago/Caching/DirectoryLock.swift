@@ -69,7 +69,10 @@ final class DirectoryLock<State: DirectoryMirror>: Sendable {
                 state.syncedGeneration = nil
                 throw DiskFileIO.error("pwrite", path)
             }
-            state.syncedGeneration = failed ? nil : next
+            // The mirror follows the change only if it was exact when the section started
+            // (or the section re-listed); otherwise it must still be rebuilt next time.
+            let wasSynced = state.syncedGeneration == session.generation
+            state.syncedGeneration = !failed && wasSynced ? next : nil
         } else if failed {
             state.syncedGeneration = nil
         }

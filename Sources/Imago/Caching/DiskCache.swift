@@ -97,12 +97,13 @@ public final class DiskCache: Sendable {
             return recordAccess(hash: hash, key: key, sidecar: sidecar)
         case .suspect:
             // Possibly a writer mid-publish: look again under the lock before judging.
-            let verdict = try? lock.withLock { _, session -> DiskCacheSidecar? in
+            let verdict = try? lock.withLock { state, session -> DiskCacheSidecar? in
                 switch try inspect(hash: hash, key: key) {
                 case .hit(let sidecar): return sidecar
                 case .miss: return nil
                 case .suspect:
                     session.didChangeDirectory = try files.removeEntry(hash)
+                    state.index[hash] = nil
                     return nil
                 }
             }

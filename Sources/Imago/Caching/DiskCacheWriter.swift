@@ -114,13 +114,12 @@ extension DiskCache {
     }
 
     /// Makes the complete temporary payload at `temporary` (open as `payloadFD`) the entry for
-    /// `key`: fsync, stamp the access time, write the sidecar beside it, then under the lock
-    /// remove the old payload, rename the sidecar and then the payload into place, and evict.
+    /// `key`: fsync, write the sidecar beside it, then under the lock remove the old payload,
+    /// rename the sidecar and then the payload into place, stamp its access time, and evict.
     private func publish(payloadFD: Int32, at temporary: String, key: String, metadata: Metadata) throws {
         let hash = DiskCacheNaming.hash(forKey: key)
         if configuration.synchronizesWrites { try DiskFileIO.sync(payloadFD, path: temporary) }
         let now = configuration.now()
-        try DiskFileIO.setModificationTime(payloadFD, now, path: temporary)
         let payload = try DiskFileIO.fileStatus(payloadFD, path: temporary)
         let sidecar = try DiskCacheSidecar(key: key, byteCount: Int(payload.st_size),
                                            payloadInode: UInt64(payload.st_ino), storedAt: now,
@@ -134,8 +133,12 @@ extension DiskCache {
             try DiskFileIO.remove(files.payloadPath(hash))
             try DiskFileIO.rename(sidecarTemporary, to: files.sidecarPath(hash))
             try DiskFileIO.rename(temporary, to: files.payloadPath(hash))
+            // Stamp the access time only now: a temporary file keeps its real mtime, which is
+            // what other processes' sweeps judge its age by.
+            try DiskFileIO.setModificationTime(payloadFD, now, path: files.payloadPath(hash))
+            let accessTime = try DiskFileIO.fileStatus(payloadFD, path: files.payloadPath(hash)).st_mtim
             state.index[hash] = .init(payloadSize: Int(payload.st_size), sidecarSize: sidecar.count,
-                                      accessTime: payload.st_mtim.nanosecondsSince1970)
+                                      accessTime: accessTime.nanosecondsSince1970)
             _ = try files.evict(&state.index, toSize: configuration.sizeLimit, sparing: hash)
             if let last = state.lastSweep, now.timeIntervalSince(last) < configuration.sweepInterval.seconds {
                 return
