@@ -66,7 +66,8 @@ final class DiskCacheConcurrencyTests: DiskCacheTestCase {
         child.arguments = ["ImagoTests.DiskCacheConcurrencyTests/testChildProcessWriter"]
         child.environment = ProcessInfo.processInfo.environment.merging(
             ["IMAGO_DISK_CACHE_CHILD_DIR": cacheDirectory.path]) { $1 }
-        child.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        child.standardOutput = output
         child.standardError = FileHandle.nullDevice
         let cache = try makeCache(sizeLimit: 60_000, realClock: true)
         try child.run()
@@ -74,8 +75,10 @@ final class DiskCacheConcurrencyTests: DiskCacheTestCase {
             try cache.store(Self.payload(tag: "parent-\(round)"), forKey: "same", metadata: .init(etag: "parent-\(round)"))
             try cache.store(Self.payload(tag: "parent-key-\(round)"), forKey: "parent-key-\(round)")
         }
+        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         child.waitUntilExit()
         XCTAssertEqual(child.terminationStatus, 0)
+        XCTAssertTrue(report.contains("Executed 1 test, with 0 failures"), "the child ran its writer: \(report)")
         XCTAssertLessThanOrEqual(try directorySize(), 60_000)
         XCTAssertEqual(cache.totalSize, try directorySize())
         try assertOneCompleteEntry(forKey: "same", cache: cache)

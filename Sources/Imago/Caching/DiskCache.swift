@@ -73,11 +73,7 @@ public final class DiskCache: Sendable {
         self.directory = directory.standardizedFileURL
         self.configuration = configuration
         let path = self.directory.path
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw DiskFileIO.error("mkdir", path, EACCES)
-        }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         self.files = DiskCacheDirectory(path: path)
         self.lock = try DirectoryLock(lockFile: path + "/" + DiskCacheNaming.lockFileName, state: DiskCacheState())
         try sweep()
@@ -90,11 +86,26 @@ public final class DiskCache: Sendable {
     /// leftover) is removed and reported as a miss.
     public func entry(forKey key: String) -> Entry? {
         let hash = DiskCacheNaming.hash(forKey: key)
+        // A second look only when another writer replaced the entry between check and stamp.
+        for _ in 0..<2 {
+            switch lookUp(hash: hash, key: key) {
+            case .miss: return nil
+            case .hit(let sidecar):
+                if let entry = recordAccess(hash: hash, key: key, sidecar: sidecar) { return entry }
+            case .suspect: return nil
+            }
+        }
+        return nil
+    }
+
+    /// `inspect`, and when that finds something inconsistent, the same under the lock, where a
+    /// publish cannot be half done: still inconsistent there means corrupt, and it is removed.
+    private func lookUp(hash: String, key: String) -> Inspection {
         switch (try? inspect(hash: hash, key: key)) ?? .suspect {
         case .miss:
-            return nil
+            return .miss
         case .hit(let sidecar):
-            return recordAccess(hash: hash, key: key, sidecar: sidecar)
+            return .hit(sidecar)
         case .suspect:
             // Possibly a writer mid-publish: look again under the lock before judging.
             let verdict = try? lock.withLock { state, session -> DiskCacheSidecar? in
@@ -107,12 +118,13 @@ public final class DiskCache: Sendable {
                     return nil
                 }
             }
-            guard let sidecar = verdict ?? nil else { return nil }
-            return recordAccess(hash: hash, key: key, sidecar: sidecar)
+            guard let sidecar = verdict ?? nil else { return .miss }
+            return .hit(sidecar)
         }
     }
 
-    /// Total bytes held (payloads plus sidecars), from the directory as of now.
+    /// Total bytes held (payloads plus sidecars), from the directory as of now (0 when the
+    /// directory cannot be read).
     public var totalSize: Int {
         (try? lock.withLock { state, session in
             try synchronize(&state, session)
@@ -198,11 +210,13 @@ public final class DiskCache: Sendable {
         return .hit(sidecar)
     }
 
+    /// Stamps the access on the payload and makes the entry; nil when the payload checked a
+    /// moment ago has since been evicted or replaced.
     private func recordAccess(hash: String, key: String, sidecar: DiskCacheSidecar) -> Entry? {
         let path = files.payloadPath(hash)
-        guard (try? DiskFileIO.setModificationTime(path: path, configuration.now())) == true else {
-            return nil   // evicted or replaced between the check and now
-        }
+        guard (try? DiskFileIO.setModificationTime(path: path, configuration.now())) == true,
+              let payload = try? DiskFileIO.status(path), sidecar.describes(payload)
+        else { return nil }
         return Entry(key: key, url: URL(fileURLWithPath: path), byteCount: sidecar.byteCount,
                      metadata: sidecar.metadata, storedAt: sidecar.storedDate,
                      isStale: isStale(storedAt: sidecar.storedDate))

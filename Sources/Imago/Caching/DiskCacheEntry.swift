@@ -33,9 +33,14 @@ extension DiskCache {
         /// are still usable, but should be revalidated with `metadata`'s validators.
         public let isStale: Bool
 
-        /// Reads the whole payload into memory.
+        /// Reads the whole payload into memory. Throws if the file is gone or no longer has
+        /// `byteCount` bytes (evicted or replaced since the lookup).
         public func data() throws -> Data {
-            try Data(contentsOf: url)
+            let data = try Data(contentsOf: url)
+            guard data.count == byteCount else {
+                throw DiskCacheError(operation: "read (entry changed since lookup)", path: url.path, code: ESTALE)
+            }
+            return data
         }
     }
 }
