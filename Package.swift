@@ -39,7 +39,10 @@ let package = Package(
             dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CLibWebPMux"]),
         .target(
             name: "Imago",
-            dependencies: ["CImagoCodecs", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "CImagoCodecs",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(
             name: "ImagoCorpus",
             dependencies: [

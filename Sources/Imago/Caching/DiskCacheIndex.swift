@@ -1,0 +1,167 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An in-memory mirror of a cache directory's entries: sizes and recorded access times.
+///
+/// It is exact while the directory's change generation is the one it was built at (every change
+/// to the set of entries happens under the directory lock and bumps the generation), so a store
+/// checks the size limit without listing the directory. Access times are only a hint: hits
+/// (ours or other processes') update the payload's mtime without the lock, and eviction
+/// re-reads a candidate's mtime before removing it.
+struct DiskCacheIndex {
+    struct Item: Equatable {
+        var payloadSize: Int
+        var sidecarSize: Int
+        /// The payload's mtime when last seen, in nanoseconds since 1970: the recorded access.
+        var accessTime: Int64
+        /// What the entry counts against the size limit: payload plus sidecar bytes.
+        var size: Int { payloadSize + sidecarSize }
+    }
+
+    private(set) var items: [String: Item] = [:]
+    private(set) var totalSize = 0
+
+    subscript(hash: String) -> Item? {
+        get { items[hash] }
+        set {
+            if let old = items[hash] { totalSize -= old.size }
+            if let new = newValue { totalSize += new.size }
+            items[hash] = newValue
+        }
+    }
+
+    mutating func removeAll() {
+        items.removeAll()
+        totalSize = 0
+    }
+}
+
+/// The state `DiskCache` keeps under its `DirectoryLock`.
+struct DiskCacheState: DirectoryMirror {
+    var index = DiskCacheIndex()
+    var syncedGeneration: UInt64?
+    /// When the last full sweep ran, by the cache's clock.
+    var lastSweep: Date?
+}
+
+/// Paths inside one cache directory, and the listing, sweep and eviction that run under its
+/// lock. Stateless; the caller passes the mirror to update.
+struct DiskCacheDirectory: Sendable {
+    let path: String
+
+    func payloadPath(_ hash: String) -> String { path + "/" + hash }
+    func sidecarPath(_ hash: String) -> String { path + "/" + DiskCacheNaming.sidecarName(forHash: hash) }
+
+    /// Removes an entry: payload first, so a visible payload always has its sidecar.
+    /// Returns whether anything existed.
+    @discardableResult
+    func removeEntry(_ hash: String) throws -> Bool {
+        let payload = try DiskFileIO.remove(payloadPath(hash))
+        let sidecar = try DiskFileIO.remove(sidecarPath(hash))
+        return payload || sidecar
+    }
+
+    /// Lists the directory into a fresh index, removing what must never be served: temporary
+    /// files older than `grace` (younger ones may be another process's write in flight), orphan
+    /// sidecars, payloads without a sidecar, and, when `validate` is set, entries whose sidecar
+    /// is unreadable or disagrees with the payload's size or inode. Must run under the lock.
+    /// - Returns: the index and whether anything was removed.
+    func scan(validate: Bool, now: Date, grace: Duration) throws -> (DiskCacheIndex, removedAny: Bool) {
+        var payloads: [String: stat] = [:]
+        var sidecars: [String: Int] = [:]
+        var removedAny = false
+        let cutoff = timespec(now.addingTimeInterval(-grace.seconds)).nanosecondsSince1970
+        for name in try DiskFileIO.listDirectory(path) {
+            let full = path + "/" + name
+            switch DiskCacheNaming.classify(name) {
+            case .temporary:
+                if let info = try DiskFileIO.status(full), info.st_mtim.nanosecondsSince1970 < cutoff {
+                    removedAny = try DiskFileIO.remove(full) || removedAny
+                }
+            case .payload(let hash):
+                if let info = try DiskFileIO.status(full) { payloads[hash] = info }
+            case .sidecar(let hash):
+                if let info = try DiskFileIO.status(full) { sidecars[hash] = Int(info.st_size) }
+            case .other:
+                continue
+            }
+        }
+        var index = DiskCacheIndex()
+        for (hash, sidecarSize) in sidecars where payloads[hash] == nil {
+            _ = sidecarSize
+            removedAny = try DiskFileIO.remove(sidecarPath(hash)) || removedAny   // orphan sidecar
+        }
+        for (hash, payload) in payloads {
+            var valid = sidecars[hash] != nil
+            if valid && validate {
+                let data = try DiskFileIO.readSmallFile(sidecarPath(hash))
+                valid = data.flatMap(DiskCacheSidecar.decode).map {
+                    $0.describes(payload) && DiskCacheNaming.hash(forKey: $0.key) == hash
+                } ?? false
+            }
+            if valid {
+                index[hash] = .init(payloadSize: Int(payload.st_size), sidecarSize: sidecars[hash]!,
+                                    accessTime: payload.st_mtim.nanosecondsSince1970)
+            } else {
+                try removeEntry(hash)
+                removedAny = true
+            }
+        }
+        return (index, removedAny)
+    }
+
+    /// Evicts least recently accessed entries until `index.totalSize <= limit`, never `spared`.
+    /// Must run under the lock with an exact index.
+    ///
+    /// Candidates are taken oldest first by their recorded access time; each one's payload mtime
+    /// is read again before removal. If it moved (a hit since the index saw it, possibly in
+    /// another process), the candidate is re-queued at its true time instead of being removed,
+    /// so the order is exact LRU by recorded access at the cost of one `lstat` per candidate.
+    /// - Returns: how many entries were removed.
+    func evict(_ index: inout DiskCacheIndex, toSize limit: Int, sparing spared: String?) throws -> Int {
+        guard index.totalSize > limit else { return 0 }
+        let ordered = index.items.filter { $0.key != spared }.sorted { $0.value.accessTime < $1.value.accessTime }
+        var next = ordered.startIndex
+        var requeued: [(hash: String, time: Int64)] = []   // sorted by time
+        var removed = 0
+        while index.totalSize > limit {
+            let hash: String
+            if let first = requeued.first, next == ordered.endIndex || first.time <= ordered[next].value.accessTime {
+                hash = requeued.removeFirst().hash
+            } else if next < ordered.endIndex {
+                let (candidate, item) = ordered[next]
+                next += 1
+                guard let info = try DiskFileIO.status(payloadPath(candidate)) else {
+                    try removeEntry(candidate)   // gone already: just forget it (and its sidecar)
+                    index[candidate] = nil
+                    continue
+                }
+                let time = info.st_mtim.nanosecondsSince1970
+                if time > item.accessTime {
+                    index[candidate]?.accessTime = time
+                    let position = requeued.firstIndex { $0.time > time } ?? requeued.endIndex
+                    requeued.insert((candidate, time), at: position)
+                    continue
+                }
+                hash = candidate
+            } else {
+                break
+            }
+            try removeEntry(hash)
+            index[hash] = nil
+            removed += 1
+        }
+        return removed
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+}

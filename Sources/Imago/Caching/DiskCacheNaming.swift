@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+
+/// File names inside a disk cache directory.
+///
+/// - `<sha256-hex>`: the payload, exactly the original encoded bytes of one entry. The name is
+///   the lowercase hex SHA-256 of the full key: fixed length (64 characters) whatever the key,
+///   safe in any file system, and the same key always maps to the same file (DISK-2).
+/// - `<sha256-hex>.meta`: the entry's sidecar (validators, storage date, byte count, key).
+/// - `.tmp-<uuid>`: a write in progress; never served, removed when older than the grace period.
+/// - `.lock`: the advisory lock (and the directory's change counter).
+/// Anything else in the directory is left alone and not counted.
+enum DiskCacheNaming {
+    static let temporaryPrefix = ".tmp-"
+    static let sidecarSuffix = ".meta"
+    static let lockFileName = ".lock"
+    static let hashLength = 64
+
+    enum Kind: Equatable {
+        case payload(hash: String)
+        case sidecar(hash: String)
+        case temporary
+        case other
+    }
+
+    /// The lowercase hex SHA-256 of the UTF-8 key.
+    static func hash(forKey key: String) -> String {
+        let digest = SHA256.hash(data: Data(key.utf8))
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(hashLength)
+        for byte in digest {
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func sidecarName(forHash hash: String) -> String { hash + sidecarSuffix }
+
+    static func classify(_ name: String) -> Kind {
+        if name.hasPrefix(temporaryPrefix) { return .temporary }
+        let utf8 = name.utf8
+        if utf8.count == hashLength, isHex(utf8) { return .payload(hash: name) }
+        if utf8.count == hashLength + sidecarSuffix.utf8.count, name.hasSuffix(sidecarSuffix) {
+            let hash = String(name.dropLast(sidecarSuffix.count))
+            if isHex(hash.utf8) { return .sidecar(hash: hash) }
+        }
+        return .other
+    }
+
+    private static func isHex(_ utf8: String.UTF8View) -> Bool {
+        utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+}

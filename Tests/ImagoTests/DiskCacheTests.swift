@@ -1,0 +1,181 @@
+import Foundation
+import XCTest
+@testable import Imago
+
+final class DiskCacheTests: DiskCacheTestCase {
+    func testDefaultsAreStated() {
+        let configuration = DiskCache.Configuration()
+        XCTAssertEqual(configuration.sizeLimit, 256 << 20)
+        XCTAssertNil(configuration.timeToLive)
+        XCTAssertEqual(configuration.temporaryFileGracePeriod, .seconds(600))
+        XCTAssertEqual(configuration.sweepInterval, .seconds(3600))
+        XCTAssertTrue(configuration.synchronizesWrites)
+    }
+
+    func testStoredEntryRoundTripsBytesAndMetadata() throws {
+        let cache = try makeCache()
+        let payload = bytes(5000, seed: 1)
+        let metadata = DiskCache.Metadata(etag: "\"abc\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT")
+        XCTAssertTrue(try cache.store(payload, forKey: "https://example.com/a.jpg?w=100", metadata: metadata))
+        let entry = try XCTUnwrap(cache.entry(forKey: "https://example.com/a.jpg?w=100"))
+        XCTAssertEqual(entry.byteCount, 5000)
+        XCTAssertEqual(entry.metadata, metadata)
+        XCTAssertEqual(entry.storedAt, clock.now())
+        XCTAssertFalse(entry.isStale)
+        XCTAssertEqual(try entry.data(), payload)
+        XCTAssertEqual(try Data(contentsOf: entry.url), payload, "url is a plain file of exactly the bytes")
+        XCTAssertNil(cache.entry(forKey: "https://example.com/a.jpg?w=200"))
+    }
+
+    func testFileNamesAreFixedLengthHashesOfTheFullKey() throws {
+        XCTAssertEqual(DiskCacheNaming.hash(forKey: "abc"),
+                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let cache = try makeCache()
+        let longKey = String(repeating: "very/long/key/", count: 1000)
+        try cache.store(bytes(10, seed: 0), forKey: longKey)
+        try cache.store(bytes(10, seed: 1), forKey: "k")
+        try cache.store(bytes(12, seed: 2), forKey: "k")   // the same key: the same file
+        let names = try listing()
+        XCTAssertEqual(names.count, 4)
+        for name in names {
+            let hash = name.hasSuffix(".meta") ? String(name.dropLast(5)) : name
+            XCTAssertEqual(hash.count, 64)
+            XCTAssertTrue(hash.allSatisfy { "0123456789abcdef".contains($0) })
+        }
+        XCTAssertTrue(names.contains(DiskCacheNaming.hash(forKey: longKey)))
+        XCTAssertEqual(try cache.entry(forKey: "k")?.data(), bytes(12, seed: 2))
+    }
+
+    func testSizeLimitHoldsAfterEveryWriteAndEvictsLeastRecentlyAccessed() throws {
+        let cache = try makeCache(sizeLimit: 12_000)
+        var stored: [String] = []
+        for i in 0..<40 {
+            clock.advance(by: 1)
+            XCTAssertTrue(try cache.store(bytes(1000, seed: UInt8(i)), forKey: "key-\(i)"))
+            stored.append("key-\(i)")
+            XCTAssertLessThanOrEqual(try directorySize(), 12_000, "after write \(i)")
+            XCTAssertEqual(cache.totalSize, try directorySize())
+            clock.advance(by: 1)
+            XCTAssertNotNil(cache.entry(forKey: "key-0"))   // reading key-0 keeps protecting it
+        }
+        XCTAssertNotNil(cache.entry(forKey: "key-0"), "recently read entries survive")
+        XCTAssertNotNil(cache.entry(forKey: "key-39"), "the entry just written is never evicted")
+        XCTAssertNil(cache.entry(forKey: "key-1"))
+        // Survivors are the most recently accessed: key-0 and the newest stores.
+        let present = stored.filter { cache.entry(forKey: $0) != nil }
+        XCTAssertEqual(present.first, "key-0")
+        let newest = present.dropFirst().map { Int($0.dropFirst(4))! }
+        XCTAssertEqual(newest, Array((40 - newest.count)..<40))
+    }
+
+    func testEntryLargerThanTheLimitIsNotStoredAndEvictsNothing() throws {
+        let cache = try makeCache(sizeLimit: 5000)
+        XCTAssertTrue(try cache.store(bytes(1000, seed: 1), forKey: "small"))
+        let before = try listing()
+        XCTAssertFalse(try cache.store(bytes(6000, seed: 2), forKey: "huge"))
+        XCTAssertFalse(try cache.store(bytes(5000, seed: 2), forKey: "exactly-the-limit-plus-sidecar"))
+        XCTAssertEqual(try listing(), before)
+        XCTAssertNotNil(cache.entry(forKey: "small"))
+
+        let source = root.appendingPathComponent("download.bin")
+        try bytes(6000, seed: 3).write(to: source)
+        XCTAssertFalse(try cache.store(fileAt: source, forKey: "huge-file"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: source.path), "a refused file stays the caller's")
+    }
+
+    func testTimeToLiveAndRefreshAfterRevalidation() throws {
+        let cache = try makeCache(ttl: .seconds(60))
+        try cache.store(bytes(100, seed: 1), forKey: "k", metadata: .init(etag: "v1"))
+        clock.advance(by: 59)
+        XCTAssertEqual(cache.entry(forKey: "k")?.isStale, false)
+        clock.advance(by: 2)
+        let stale = try XCTUnwrap(cache.entry(forKey: "k"))
+        XCTAssertTrue(stale.isStale, "stale entries are still returned, for revalidation")
+        XCTAssertEqual(stale.metadata.etag, "v1")
+
+        XCTAssertTrue(try cache.refresh(forKey: "k", metadata: .init(etag: "v2", lastModified: "yesterday")))
+        let fresh = try XCTUnwrap(cache.entry(forKey: "k"))
+        XCTAssertFalse(fresh.isStale)
+        XCTAssertEqual(fresh.storedAt, clock.now())
+        XCTAssertEqual(fresh.metadata, .init(etag: "v2", lastModified: "yesterday"))
+        XCTAssertEqual(try fresh.data(), bytes(100, seed: 1))
+        XCTAssertFalse(try cache.refresh(forKey: "absent", metadata: .init()))
+        XCTAssertEqual(cache.totalSize, try directorySize())
+    }
+
+    func testNoTimeToLiveMeansNeverStale() throws {
+        let cache = try makeCache()
+        try cache.store(bytes(10, seed: 1), forKey: "k")
+        clock.advance(by: 10 * 365 * 86400)
+        XCTAssertEqual(cache.entry(forKey: "k")?.isStale, false)
+    }
+
+    func testStoreFileAtMovesTheFile() throws {
+        let cache = try makeCache()
+        let source = root.appendingPathComponent("download.tmp")
+        try bytes(70_000, seed: 9).write(to: source)
+        XCTAssertTrue(try cache.store(fileAt: source, forKey: "k", metadata: .init(etag: "e")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: source.path))
+        let entry = try XCTUnwrap(cache.entry(forKey: "k"))
+        XCTAssertEqual(try entry.data(), bytes(70_000, seed: 9))
+        XCTAssertEqual(entry.metadata.etag, "e")
+        XCTAssertEqual(try listing().filter { $0.hasPrefix(".tmp-") }, [])
+    }
+
+    func testStoreFileAtAcrossFileSystemsCopiesInChunks() throws {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        guard FileManager.default.isWritableFile(atPath: shm.path) else { throw XCTSkip("no /dev/shm") }
+        let cache = try makeCache(sizeLimit: 256 << 20)
+        let source = shm.appendingPathComponent("imago-download-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: source) }
+        let size = 50 << 20
+        let handle = try { () throws -> FileHandle in
+            _ = FileManager.default.createFile(atPath: source.path, contents: nil)
+            return try FileHandle(forWritingTo: source)
+        }()
+        let chunk = bytes(1 << 20, seed: 4)
+        for _ in 0..<(size >> 20) { try handle.write(contentsOf: chunk) }
+        try handle.close()
+
+        resetPeakRSS()
+        let before = peakRSS()
+        XCTAssertTrue(try cache.store(fileAt: source, forKey: "big"))
+        let growth = peakRSS() - before
+        XCTAssertFalse(FileManager.default.fileExists(atPath: source.path))
+        let entry = try XCTUnwrap(cache.entry(forKey: "big"))
+        XCTAssertEqual(entry.byteCount, size)
+        if before > 0 { XCTAssertLessThan(growth, 20 << 20, "the file was not read whole into memory") }
+    }
+
+    func testRemoveEntryAndRemoveAll() throws {
+        let cache = try makeCache()
+        try cache.store(bytes(100, seed: 1), forKey: "a")
+        try cache.store(bytes(200, seed: 2), forKey: "b")
+        try cache.removeEntry(forKey: "a")
+        XCTAssertNil(cache.entry(forKey: "a"))
+        XCTAssertNotNil(cache.entry(forKey: "b"))
+        try cache.removeEntry(forKey: "never-stored")
+        XCTAssertEqual(cache.totalSize, try directorySize())
+        try cache.removeAll()
+        XCTAssertNil(cache.entry(forKey: "b"))
+        XCTAssertEqual(cache.totalSize, 0)
+        XCTAssertEqual(try listing(), [])
+        XCTAssertTrue(try cache.store(bytes(10, seed: 3), forKey: "c"))
+        XCTAssertNotNil(cache.entry(forKey: "c"))
+    }
+
+    // MARK: - Peak RSS
+
+    private func resetPeakRSS() {
+        // Writing 5 to clear_refs resets VmHWM to the current RSS (Linux >= 4.0).
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    private func peakRSS() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kb * 1024
+    }
+}
