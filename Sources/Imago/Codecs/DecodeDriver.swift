@@ -59,3 +59,18 @@ extension ImageDecoder {
         return out
     }
 }
+
+extension PixelBuffer {
+    /// An area-averaged smaller copy (the same filter the decoders finish with).
+    public func resized(to size: PixelSize) throws(DecodeError) -> PixelBuffer {
+        guard let out = PixelBuffer(uninitializedWidth: size.width, height: size.height) else {
+            throw .outOfMemory(byteCount: size.width * size.height * 4)
+        }
+        var error = imago_error()
+        let status = imago_resize_rgba(mutableBaseAddress, UInt32(width), UInt32(height), bytesPerRow,
+                                       out.mutableBaseAddress, UInt32(size.width), UInt32(size.height),
+                                       out.bytesPerRow, &error)
+        guard status == IMAGO_OK else { throw .corrupt(format: .png, message: error.messageText) }
+        return out
+    }
+}

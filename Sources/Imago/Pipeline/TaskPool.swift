@@ -28,7 +28,9 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Number of distinct pieces of work running (for tests and the bench).
     var activeCount: Int { state.withLock { $0.entries.count } }
 
-    func value(for key: Key, priority: ImageRequestPriority, work: @escaping Work) async -> Outcome {
+    /// Joins (or starts) the work for `key`; `onProgress` hears the shared fetch's progress.
+    func value(for key: Key, priority: ImageRequestPriority,
+               onProgress: (@Sendable (FetchProgress) -> Void)? = nil, work: @escaping Work) async -> Outcome {
         let id = state.withLock { state -> Int in
             state.nextSubscriber += 1
             state.pending.insert(state.nextSubscriber)
@@ -36,7 +38,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                join(key: key, id: id, priority: priority, continuation: continuation, work: work)
+                join(key: key, id: id, priority: priority, onProgress: onProgress, continuation: continuation, work: work)
             }
         } onCancel: {
             leave(key: key, id: id)
@@ -44,6 +46,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private func join(key: Key, id: Int, priority: ImageRequestPriority,
+                      onProgress: (@Sendable (FetchProgress) -> Void)?,
                       continuation: CheckedContinuation<Outcome, Never>, work: @escaping Work) {
         let cancelled = state.withLock { state -> Bool in
             if state.pending.remove(id) == nil { return true }
@@ -60,6 +63,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 }
             }
             entry.subscribers[id] = (continuation, priority)
+            if let onProgress { entry.shared.observe(id, onProgress) }
             entry.shared.setPriority(entry.subscribers.values.map(\.priority).max() ?? priority)
             return false
         }
@@ -72,6 +76,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 state.pending.remove(id)   // not joined yet: join() will see it gone
                 return nil
             }
+            entry.shared.stopObserving(id)
             if entry.subscribers.isEmpty {
                 state.entries[key] = nil
                 entry.task?.cancel()
@@ -94,12 +99,28 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 }
 
-/// What running work can read about its subscribers: their highest priority, kept current as
-/// they join and leave (SHARE-5), which the stage limiters use to order their queues.
+/// What running work shares with its subscribers: their highest priority, kept current as
+/// they join and leave (SHARE-5; the stage limiters order their queues by it), and the progress
+/// observers of those still subscribed.
 final class SharedWork: Sendable {
-    private let current = Mutex(ImageRequestPriority.normal)
-    var priority: ImageRequestPriority { current.withLock { $0 } }
-    func setPriority(_ priority: ImageRequestPriority) { current.withLock { $0 = priority } }
+    private struct State {
+        var priority = ImageRequestPriority.normal
+        var observers: [Int: @Sendable (FetchProgress) -> Void] = [:]
+    }
+    private let state = Mutex(State())
+
+    var priority: ImageRequestPriority { state.withLock { $0.priority } }
+    func setPriority(_ priority: ImageRequestPriority) { state.withLock { $0.priority = priority } }
+
+    func observe(_ id: Int, _ observer: @escaping @Sendable (FetchProgress) -> Void) {
+        state.withLock { $0.observers[id] = observer }
+    }
+
+    func stopObserving(_ id: Int) { _ = state.withLock { $0.observers.removeValue(forKey: id) } }
+
+    func report(_ progress: FetchProgress) {
+        for observer in state.withLock({ Array($0.observers.values) }) { observer(progress) }
+    }
 }
 
 extension ImageRequestPriority {

@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+
+extension ImagePipeline {
+    /// The fetch stage for one source: transport under the network limit, transient failures
+    /// retried with back-off, and the complete body stored in the disk cache.
+    func fetch(_ url: URL, _ request: ImageRequest, validators: DiskCache.Metadata?,
+               shared: SharedWork) async -> Result<Payload, ImageLoadingError> {
+        let sourceKey = request.source.identity
+        var headers: [String: String] = [:]
+        if let etag = validators?.etag { headers["If-None-Match"] = etag }
+        if let lastModified = validators?.lastModified { headers["If-Modified-Since"] = lastModified }
+        let fetchRequest = FetchRequest(
+            url: url, headers: headers, strategy: request.fetchStrategy ?? configuration.fetchStrategy,
+            idleTimeout: configuration.idleTimeout, maxResponseSize: configuration.maxResponseSize,
+            temporaryDirectory: configuration.temporaryDirectory)
+        var retries = 0
+        while true {
+            let outcome = await networkLimiter.run(priority: { shared.priority }) {
+                await self.transportFetch(fetchRequest, sourceKey, shared)
+            }
+            switch outcome {
+            case nil, .failure(.cancelled)?:
+                return .failure(.cancelled)
+            case .success(let result)?:
+                return payload(from: result, request, validators: validators)
+            case .failure(let error)?:
+                guard configuration.retryPolicy.shouldRetry(error, afterRetries: retries) else { return .failure(.fetch(error)) }
+                retries += 1
+                emit(.retry, sourceKey)
+                do {
+                    try await configuration.clock.sleep(for: configuration.retryPolicy.delay(beforeRetry: retries))
+                } catch {
+                    return .failure(.cancelled)   // cancelled during back-off: no more requests (RETRY-2)
+                }
+            }
+        }
+    }
+
+    private func transportFetch(_ request: FetchRequest, _ key: String, _ shared: SharedWork) async -> Result<FetchResult, FetchError> {
+        counters.record { $0.fetches += 1 }
+        emit(.fetchStart, key)
+        let firstByte = Mutex(false)
+        do {
+            let result = try await configuration.transport.fetch(request) { progress in
+                if !firstByte.withLock({ seen in defer { seen = true }; return seen }) { self.emit(.firstByte, key) }
+                shared.report(progress)
+            }
+            emit(.fetchEnd, key)
+            return .success(result)
+        } catch {
+            emit(.fetchEnd, key)
+            return .failure(error)
+        }
+    }
+
+    private func payload(from result: FetchResult, _ request: ImageRequest,
+                         validators: DiskCache.Metadata?) -> Result<Payload, ImageLoadingError> {
+        let sourceKey = request.source.identity
+        let disk = request.cachePolicy.writesDisk ? configuration.diskCache : nil
+        var metadata = DiskCache.Metadata(etag: result.head.etag, lastModified: result.head.lastModified)
+        let storage: Payload.Storage
+        switch result.body {
+        case .notModified:
+            guard let cache = configuration.diskCache, let validators else { return .failure(.fetch(.httpStatus(304))) }
+            metadata.etag = metadata.etag ?? validators.etag
+            metadata.lastModified = metadata.lastModified ?? validators.lastModified
+            _ = try? cache.refresh(forKey: sourceKey, metadata: metadata)
+            guard let entry = cache.entry(forKey: sourceKey) else {
+                return .failure(.fetch(.transport("the revalidated cache entry disappeared")))
+            }
+            counters.record { $0.diskHits += 1 }
+            return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .disk, ownsFile: false))
+        case .data(let data): storage = .data(data)
+        case .file(let url): storage = .file(url)
+        }
+        // Only bytes that declare a decodable image are kept (DISK-3); a 200 OK error page is not.
+        if case .unknown = Payload.sniff(storage) {
+            if case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
+            return .failure(.decoding(.unsupportedFormat("unknown")))
+        }
+        guard let disk else {
+            return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true))
+        }
+        let stored: Bool
+        switch storage {
+        case .data(let data): stored = (try? disk.store(data, forKey: sourceKey, metadata: metadata)) == true
+        case .file(let url): stored = (try? disk.store(fileAt: url, forKey: sourceKey, metadata: metadata)) == true
+        }
+        if stored { emit(.cacheStore, sourceKey) }
+        if stored, case .file = storage, let entry = disk.entry(forKey: sourceKey) {
+            return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .network, ownsFile: false))
+        }
+        return .success(Payload(storage: storage, diskKey: stored ? sourceKey : nil, origin: .network, ownsFile: !stored))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+extension ImagePipeline {
+    typealias Outcome = Result<ImageResponse, ImageLoadingError>
+
+    /// The decode-stage work for one request key.
+    func load(_ request: ImageRequest, shared: SharedWork) async -> Outcome {
+        let outcome: Outcome
+        switch request.source {
+        case .url(let url):
+            outcome = await loadRemote(url, request, shared)
+        case .file(let url):
+            outcome = await decode(.file(url), request, shared, origin: .local)
+        case .data(let data, _):
+            outcome = await decode(.data(data), request, shared, origin: .local)
+        case .pixels(let pixels, _):
+            outcome = Self.fit(pixels, request.options).map { ImageResponse(image: $0, origin: .local) }
+        case .custom(let provider):
+            outcome = await loadCustom(provider, request, shared)
+        }
+        if case .success(let response) = outcome { store(response, for: request) }
+        return outcome
+    }
+
+    private func loadRemote(_ url: URL, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
+        let sourceKey = request.source.identity
+        var validators: DiskCache.Metadata?
+        if request.cachePolicy.readsDisk, let disk = configuration.diskCache, let entry = disk.entry(forKey: sourceKey) {
+            if entry.isStale {
+                validators = entry.metadata   // revalidate below; a 304 serves these bytes
+            } else {
+                counters.record { $0.diskHits += 1 }
+                switch await decode(.file(entry.url), request, shared, origin: .disk) {
+                case .success(let response): return .success(response)
+                case .failure(let error) where error.isCancellation: return .failure(.cancelled)
+                case .failure: try? disk.removeEntry(forKey: sourceKey)   // a corrupt entry is a miss (CACHE-4)
+                }
+            }
+        }
+        let revalidating = validators
+        let fetched = await fetches.value(for: sourceKey, priority: shared.priority, onProgress: { shared.report($0) }) { fetchShared in
+            await self.fetch(url, request, validators: revalidating, shared: fetchShared)
+        }
+        let payload: Payload
+        switch fetched {
+        case .success(let value): payload = value
+        case .failure(let error): return .failure(error)
+        }
+        let outcome = await decode(payload.storage, request, shared, origin: payload.origin)
+        if case .failure(let error) = outcome, !error.isCancellation, let key = payload.diskKey {
+            try? configuration.diskCache?.removeEntry(forKey: key)   // never keep bytes that do not decode
+        }
+        return outcome
+    }
+
+    private func loadCustom(_ provider: CustomImageSource, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
+        let provided: ProvidedImage
+        do {
+            provided = try await provider.load()
+        } catch {
+            return .failure(Task.isCancelled || error is CancellationError ? .cancelled : .provider("\(error)"))
+        }
+        if Task.isCancelled { return .failure(.cancelled) }
+        switch provided {
+        case .encoded(let data): return await decode(.data(data), request, shared, origin: .local)
+        case .pixels(let pixels): return Self.fit(pixels, request.options).map { ImageResponse(image: $0, origin: .local) }
+        }
+    }
+
+    /// The decode stage: bounded concurrency, ordered by the shared work's live priority.
+    func decode(_ storage: Payload.Storage, _ request: ImageRequest, _ shared: SharedWork,
+                origin: ImageOrigin) async -> Outcome {
+        let key = request.key.description
+        let decoded = await decodeLimiter.run(priority: { shared.priority }) { () async -> Result<DecodedImage, DecodeError> in
+            counters.record { $0.decodes += 1 }
+            emit(.decodeStart, key)
+            defer { emit(.decodeEnd, key) }
+            do throws(DecodeError) {
+                switch storage {
+                case .data(let data): return .success(try await ImageDecoder.decode(data, options: request.options))
+                case .file(let url): return .success(try await ImageDecoder.decode(contentsOfFile: url.path, options: request.options))
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let decoded else { return .failure(.cancelled) }
+        switch decoded {
+        case .failure(.cancelled): return .failure(.cancelled)
+        case .failure(let error): return .failure(.decoding(error))
+        case .success(let image): return .success(ImageResponse(image: image, origin: origin))
+        }
+    }
+
+    private func store(_ response: ImageResponse, for request: ImageRequest) {
+        guard request.cachePolicy.writesMemory, let cache = configuration.memoryCache else { return }
+        if cache.insert(response.image, forKey: request.key, cost: response.pixels.byteCount) {
+            emit(.cacheStore, request.key.description)
+        }
+    }
+
+    /// Already-decoded pixels, scaled down when the options ask for a smaller size.
+    static func fit(_ pixels: PixelBuffer, _ options: DecodeOptions) -> Result<DecodedImage, ImageLoadingError> {
+        let size = options.outputSize(width: pixels.width, height: pixels.height, swapsAxes: false)
+        let metadata = ImageMetadata(
+            format: .png, width: pixels.width, height: pixels.height, bitDepth: 8, colorModel: .rgba,
+            hasAlpha: true, orientation: 1, orientationApplied: false, isProgressive: false,
+            isArithmeticCoded: false, isLossless: true, isAnimated: false, frameCount: 1)
+        guard size.width != pixels.width || size.height != pixels.height else {
+            return .success(DecodedImage(pixels: pixels, metadata: metadata))
+        }
+        do {
+            return .success(DecodedImage(pixels: try pixels.resized(to: size), metadata: metadata))
+        } catch {
+            return .failure(.decoding(error))
+        }
+    }
+}

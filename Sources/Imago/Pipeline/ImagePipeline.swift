@@ -1,0 +1,65 @@
+import Foundation
+
+/// Loads images: memory cache (synchronous) → disk cache → fetch → decode → store.
+///
+/// Identical requests are coalesced at two stages: decodes by request key (source + decode
+/// options) and fetches by source, so N views of one URL in two sizes make one request and two
+/// decodes. Shared work is cancelled only when all its subscribers have left, and it runs at
+/// the highest priority among them. Stages are bounded by their own concurrency limits.
+public final class ImagePipeline: Sendable {
+    public let configuration: Configuration
+    /// What the pipeline has done so far (fetches, decodes, cache hits).
+    public let counters = PipelineCounters()
+
+    let decodes = TaskPool<ImageRequestKey, ImageResponse>()
+    let fetches = TaskPool<String, Payload>()
+    let networkLimiter: StageLimiter
+    let decodeLimiter: StageLimiter
+    let prefetcher = Prefetcher()
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        networkLimiter = StageLimiter(limit: configuration.maxConcurrentFetches)
+        decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes)
+    }
+
+    /// The memory cache's image for `request`, synchronously, or nil (CACHE-1 relies on this).
+    public func cachedResponse(for request: ImageRequest) -> ImageResponse? {
+        guard request.cachePolicy.readsMemory, let cache = configuration.memoryCache,
+              let image = cache.value(forKey: request.key)
+        else { return nil }
+        counters.record { $0.memoryHits += 1 }
+        return ImageResponse(image: image, origin: .memory)
+    }
+
+    /// Loads `request`. Cancelling the calling task leaves the shared work (which stops when
+    /// nobody else wants it) and throws `.cancelled` at once.
+    public func response(for request: ImageRequest,
+                         progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws(ImageLoadingError) -> ImageResponse {
+        if let hit = cachedResponse(for: request) { return hit }
+        emit(.queued, request.key.description)
+        let outcome = await decodes.value(for: request.key, priority: request.priority, onProgress: progress) { shared in
+            await self.load(request, shared: shared)
+        }
+        return try outcome.get()
+    }
+
+    /// Starts loading `requests` at low priority so they are cached when needed.
+    public func startPrefetching(_ requests: [ImageRequest]) {
+        for original in requests {
+            var request = original
+            request.priority = .veryLow
+            let prefetch = request
+            prefetcher.start(prefetch.key) { _ = try? await self.response(for: prefetch) }
+        }
+    }
+
+    /// Stops prefetches that have not finished (a view that needs the image keeps its own load).
+    public func stopPrefetching(_ requests: [ImageRequest]) {
+        for request in requests { prefetcher.stop(request.key) }
+    }
+
+    func emit(_ kind: PipelineEvent.Kind, _ key: String) {
+        configuration.eventHandler?(PipelineEvent(key: key, kind: kind, time: .now))
+    }
+}

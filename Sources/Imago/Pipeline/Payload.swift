@@ -1,0 +1,41 @@
+import Foundation
+
+/// Fetched bytes on their way to the decoder, shared by every decode of one source. A
+/// download that is not in the disk cache is a temporary file deleted with the last reference.
+final class Payload: Sendable {
+    enum Storage: Sendable {
+        case data(Data)
+        case file(URL)
+    }
+
+    let storage: Storage
+    /// The disk cache holds these bytes under this key (so a decode failure removes them).
+    let diskKey: String?
+    /// `.network`, or `.disk` when a revalidation answered 304 and the cached bytes serve.
+    let origin: ImageOrigin
+    private let ownsFile: Bool
+
+    init(storage: Storage, diskKey: String?, origin: ImageOrigin, ownsFile: Bool) {
+        self.storage = storage
+        self.diskKey = diskKey
+        self.origin = origin
+        self.ownsFile = ownsFile
+    }
+
+    deinit {
+        if ownsFile, case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// The format the first bytes declare; nil when it is not an image Imago decodes, so a
+    /// 200 OK error page is never stored as an image (DISK-3).
+    static func sniff(_ storage: Storage) -> SniffedFormat {
+        switch storage {
+        case .data(let data): return SniffedFormat(prefix: data.prefix(SniffedFormat.prefixLength))
+        case .file(let url):
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return .unknown }
+            defer { try? handle.close() }
+            let prefix = (try? handle.read(upToCount: SniffedFormat.prefixLength)) ?? Data()
+            return SniffedFormat(prefix: prefix)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Everything a pipeline is made of. Each knob states its default.
+    public struct Configuration: Sendable {
+        /// How bytes are fetched (default: a `URLSessionTransport`).
+        public var transport: any ImageTransport
+        /// Decoded images by request key (default: a `MemoryCache` with its default limits;
+        /// nil disables the memory cache).
+        public var memoryCache: MemoryCache<ImageRequestKey, DecodedImage>?
+        /// Original encoded bytes by source (default nil: no disk cache).
+        public var diskCache: DiskCache?
+        /// How bodies are received unless a request says otherwise (default `.inMemory`).
+        public var fetchStrategy: FetchStrategy
+        /// Fetches running at once (default 6).
+        public var maxConcurrentFetches: Int
+        /// Decodes running at once (default: the number of active processors).
+        public var maxConcurrentDecodes: Int
+        /// Default: 2 retries, 250 ms doubling up to 4 s.
+        public var retryPolicy: RetryPolicy
+        /// Waits between retries run on this clock (default `ContinuousClock`; tests inject one).
+        public var clock: any Clock<Duration>
+        /// Seconds without data before a fetch times out (default 30).
+        public var idleTimeout: Double
+        /// Largest body accepted, in bytes (default 256 MiB).
+        public var maxResponseSize: Int
+        /// Where download-to-file temporaries go when there is no disk cache (default: the
+        /// system temporary directory; with a disk cache, its own directory, so the finished
+        /// file is renamed into the cache).
+        public var temporaryDirectory: URL
+        /// Receives every `PipelineEvent` (default nil). Called on arbitrary threads.
+        public var eventHandler: (@Sendable (PipelineEvent) -> Void)?
+
+        public init(transport: any ImageTransport = URLSessionTransport(),
+                    memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),
+                    diskCache: DiskCache? = nil,
+                    fetchStrategy: FetchStrategy = .inMemory,
+                    maxConcurrentFetches: Int = 6,
+                    maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    retryPolicy: RetryPolicy = RetryPolicy(),
+                    clock: any Clock<Duration> = ContinuousClock(),
+                    idleTimeout: Double = 30,
+                    maxResponseSize: Int = 256 << 20,
+                    temporaryDirectory: URL = FileManager.default.temporaryDirectory,
+                    eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil) {
+            self.transport = transport
+            self.memoryCache = memoryCache
+            self.diskCache = diskCache
+            self.fetchStrategy = fetchStrategy
+            self.maxConcurrentFetches = maxConcurrentFetches
+            self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.retryPolicy = retryPolicy
+            self.clock = clock
+            self.idleTimeout = idleTimeout
+            self.maxResponseSize = maxResponseSize
+            self.temporaryDirectory = temporaryDirectory
+            self.eventHandler = eventHandler
+        }
+    }
+}

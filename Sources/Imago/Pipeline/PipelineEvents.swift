@@ -1,0 +1,28 @@
+import Synchronization
+
+/// One step of a load, timestamped so the benchmark can attribute time to stages.
+public struct PipelineEvent: Sendable {
+    public enum Kind: String, Sendable {
+        case queued, fetchStart, firstByte, fetchEnd, decodeStart, decodeEnd, cacheStore, retry
+    }
+    /// The request key (decode-stage events) or the source identity (fetch-stage events).
+    public let key: String
+    public let kind: Kind
+    public let time: ContinuousClock.Instant
+}
+
+/// Running totals, for tests and the benchmark: how much work the pipeline really did.
+public final class PipelineCounters: Sendable {
+    public struct Snapshot: Sendable, Hashable {
+        /// Transport requests started (retries count again).
+        public var fetches = 0
+        /// Decodes started (memory hits and coalesced joins do not decode).
+        public var decodes = 0
+        public var memoryHits = 0
+        public var diskHits = 0
+    }
+
+    private let state = Mutex(Snapshot())
+    public var snapshot: Snapshot { state.withLock { $0 } }
+    func record(_ update: (inout Snapshot) -> Void) { state.withLock { update(&$0) } }
+}
