@@ -1,0 +1,202 @@
+import Foundation
+import ImagoTestServer
+import XCTest
+@testable import Imago
+
+/// The pipeline over the loopback server, for both fetch strategies: caching, coalescing,
+/// refcounted cancellation, errors and retries.
+final class PipelineTests: XCTestCase {
+    private var server: TestServer!
+    private var cacheDirectory: URL!
+    private let jpeg = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Corpus/jpeg/baseline-420-q85-1600x1200.jpg")))
+
+    override func setUp() async throws {
+        server = try await TestServer.start()
+        server.setRoute("/a.jpg", Route(body: jpeg, contentType: "image/jpeg"))
+        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-pipeline-\(UUID())")
+    }
+
+    override func tearDown() async throws {
+        try await server.shutdown()
+        try? FileManager.default.removeItem(at: cacheDirectory)
+    }
+
+    private func pipeline(_ strategy: FetchStrategy, disk: Bool = false, retry: RetryPolicy = .none) throws -> ImagePipeline {
+        ImagePipeline(configuration: .init(
+            diskCache: disk ? try DiskCache(directory: cacheDirectory) : nil,
+            fetchStrategy: strategy, retryPolicy: retry))
+    }
+
+    private func request(_ path: String, maxPixelSize: Int? = nil) -> ImageRequest {
+        ImageRequest(source: .url(server.url(for: path)), options: DecodeOptions(maxPixelSize: maxPixelSize))
+    }
+
+    private func expectFailure(_ pipeline: ImagePipeline, _ request: ImageRequest, _ expected: ImageLoadingError,
+                               file: StaticString = #filePath, line: UInt = #line) async {
+        do {
+            _ = try await pipeline.response(for: request)
+            XCTFail("succeeded", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error, expected, file: file, line: line)
+        }
+    }
+
+    func testNetworkThenSynchronousMemoryHit() async throws {
+        for strategy in FetchStrategy.allCases {
+            let pipeline = try pipeline(strategy)
+            let request = request("/a.jpg")
+            XCTAssertNil(pipeline.cachedResponse(for: request))
+            let first = try await pipeline.response(for: request)
+            XCTAssertEqual(first.origin, .network)
+            XCTAssertEqual(first.pixels.width, 1600)
+            let hit = try XCTUnwrap(pipeline.cachedResponse(for: request))
+            XCTAssertEqual(hit.origin, .memory)
+            XCTAssertEqual(hit.pixels, first.pixels)
+            XCTAssertEqual(pipeline.counters.snapshot.decodes, 1)
+        }
+        XCTAssertEqual(server.counters.requests(for: "/a.jpg"), 2, "one request per pipeline")
+    }
+
+    func testBothStrategiesGiveIdenticalPixels() async throws {
+        let inMemory = try await pipeline(.inMemory).response(for: request("/a.jpg"))
+        let toFile = try await pipeline(.downloadToFile).response(for: request("/a.jpg"))
+        XCTAssertEqual(inMemory.pixels, toFile.pixels)
+    }
+
+    func testConcurrentIdenticalLoadsMakeOneRequestAndOneDecode() async throws {
+        let gate = Gate()
+        server.setRoute("/gated.jpg", Route(body: jpeg, faults: Faults(gate: gate)))
+        let pipeline = try pipeline(.inMemory)
+        let request = request("/gated.jpg")
+        let results = try await withThrowingTaskGroup(of: PixelBuffer.self) { group in
+            for _ in 0..<20 { group.addTask { try await pipeline.response(for: request).pixels } }
+            try await gate.waitUntilHeld()
+            gate.open()
+            return try await group.reduce(into: [PixelBuffer]()) { $0.append($1) }
+        }
+        XCTAssertEqual(results.count, 20)
+        XCTAssertTrue(results.allSatisfy { $0 == results[0] })
+        XCTAssertEqual(server.counters.requests(for: "/gated.jpg"), 1)
+        XCTAssertEqual(pipeline.counters.snapshot.decodes, 1)
+    }
+
+    func testTwoSizesShareOneFetchButNotOneDecode() async throws {
+        let gate = Gate()
+        server.setRoute("/sizes.jpg", Route(body: jpeg, faults: Faults(gate: gate)))
+        let pipeline = try pipeline(.downloadToFile)
+        let smallRequest = request("/sizes.jpg", maxPixelSize: 100), largeRequest = request("/sizes.jpg")
+        async let small = pipeline.response(for: smallRequest)
+        async let large = pipeline.response(for: largeRequest)
+        try await gate.waitUntilHeld()
+        gate.open()
+        let (a, b) = try await (small, large)
+        XCTAssertEqual(max(a.pixels.width, a.pixels.height), 100)
+        XCTAssertEqual(b.pixels.width, 1600)
+        XCTAssertEqual(server.counters.requests(for: "/sizes.jpg"), 1, "fetch coalesced by source")
+        XCTAssertEqual(pipeline.counters.snapshot.decodes, 2, "decodes keyed by size (SOURCE-3)")
+    }
+
+    func testCancellingSomeSubscribersKeepsTheFetchCancellingAllStopsIt() async throws {
+        let gate = Gate()
+        server.setRoute("/shared.jpg", Route(body: jpeg, faults: Faults(gate: gate)))
+        let pipeline = try pipeline(.inMemory)
+        let request = request("/shared.jpg")
+        let tasks = (0..<3).map { _ in Task { try await pipeline.response(for: request) } }
+        try await gate.waitUntilHeld()
+        tasks[0].cancel()
+        tasks[1].cancel()
+        for task in tasks.prefix(2) {
+            let result = await task.result
+            XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? ImageLoadingError, .cancelled) }
+        }
+        gate.open()
+        let survivor = try await tasks[2].value
+        XCTAssertEqual(survivor.origin, .network)
+        XCTAssertEqual(server.counters.requests(for: "/shared.jpg"), 1)
+
+        // Now everyone cancels: the transport request is cancelled (the server sees the close).
+        let stall = Gate()
+        server.setRoute("/abandoned.jpg", Route(body: jpeg, faults: Faults(stallAfterBytes: 1000, gate: stall)))
+        let closed = server.counters.snapshot.connectionsClosedByClient
+        let abandonedRequest = self.request("/abandoned.jpg")
+        let abandoned = (0..<3).map { _ in Task { try await pipeline.response(for: abandonedRequest) } }
+        try await server.counters.waitUntil { $0.bodyBytesSent(for: "/abandoned.jpg") >= 1000 }
+        abandoned.forEach { $0.cancel() }
+        for task in abandoned { _ = await task.result }
+        try await server.counters.waitUntil { $0.connectionsClosedByClient > closed }
+        stall.open()
+    }
+
+    func testRejoiningAfterAFullCancelSucceeds() async throws {
+        let gate = Gate()
+        server.setRoute("/rejoin.jpg", Route(body: jpeg, faults: Faults(gate: gate)))
+        let pipeline = try pipeline(.inMemory)
+        let rejoin = request("/rejoin.jpg")
+        let first = Task { try await pipeline.response(for: rejoin) }
+        try await gate.waitUntilHeld()
+        first.cancel()
+        _ = await first.result
+        gate.open()
+        let second = try await pipeline.response(for: request("/rejoin.jpg"))
+        XCTAssertEqual(second.origin, .network, "never the torn-down fetch's cancellation (SHARE-4)")
+    }
+
+    func testHTTPErrorsFailAtTheHeadAreNotCachedAndNotRetried() async throws {
+        for strategy in FetchStrategy.allCases {
+            let pipeline = try pipeline(strategy, disk: true, retry: RetryPolicy(maxRetries: 3, initialDelay: .zero))
+            await expectFailure(pipeline, request("/missing.jpg"), .fetch(.httpStatus(404)))
+            await expectFailure(pipeline, request("/missing.jpg"), .fetch(.httpStatus(404)))
+            XCTAssertEqual(pipeline.counters.snapshot.decodes, 0, "a 404 body is never decoded")
+            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0)
+        }
+        XCTAssertEqual(server.counters.requests(for: "/missing.jpg"), 4, "no retries, no negative caching")
+    }
+
+    func testTransientFailuresAreRetried() async throws {
+        server.setRoute("/flaky.jpg", Route(body: jpeg).failFirst(2, with: Faults(status: 503)))
+        let pipeline = try pipeline(.inMemory, retry: RetryPolicy(maxRetries: 2, initialDelay: .zero))
+        let response = try await pipeline.response(for: request("/flaky.jpg"))
+        XCTAssertEqual(response.origin, .network)
+        XCTAssertEqual(server.counters.requests(for: "/flaky.jpg"), 3)
+    }
+
+    func testTruncatedBodyFailsAndNothingIsCached() async throws {
+        server.setRoute("/cut.jpg", Route(body: jpeg, faults: Faults(closeAfterBytes: jpeg.count / 2)))
+        for strategy in FetchStrategy.allCases {
+            let pipeline = try pipeline(strategy, disk: true)
+            do {
+                _ = try await pipeline.response(for: request("/cut.jpg"))
+                XCTFail("a truncated body succeeded")
+            } catch {
+                guard case .fetch(let fetchError) = error, fetchError.isTransient else { return XCTFail("\(error)") }
+            }
+            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0)
+            XCTAssertNil(pipeline.cachedResponse(for: request("/cut.jpg")))
+        }
+    }
+
+    func testDiskHitAfterRestartAndCorruptEntryIsRefetched() async throws {
+        for strategy in FetchStrategy.allCases {
+            try? FileManager.default.removeItem(at: cacheDirectory)
+            let requestsBefore = server.counters.requests(for: "/a.jpg")
+            let first = try await pipeline(strategy, disk: true).response(for: request("/a.jpg"))
+            XCTAssertEqual(first.origin, .network)
+            let restarted = try pipeline(strategy, disk: true)
+            let second = try await restarted.response(for: request("/a.jpg"))
+            XCTAssertEqual(second.origin, .disk)
+            XCTAssertEqual(second.pixels, first.pixels)
+            XCTAssertEqual(restarted.cachedResponse(for: request("/a.jpg"))?.origin, .memory, "promoted (CACHE-2)")
+            XCTAssertEqual(server.counters.requests(for: "/a.jpg"), requestsBefore + 1)
+
+            // Corrupt the stored bytes (same size, garbage): a miss, removed, fetched again.
+            let disk = try DiskCache(directory: cacheDirectory)
+            let entry = try XCTUnwrap(disk.entry(forKey: request("/a.jpg").source.identity))
+            try Data(repeating: 0x42, count: entry.byteCount).write(to: entry.url)
+            let third = try await pipeline(strategy, disk: true).response(for: request("/a.jpg"))
+            XCTAssertEqual(third.origin, .network, "a corrupt disk entry is a miss (CACHE-4)")
+            XCTAssertEqual(third.pixels, first.pixels)
+        }
+    }
+}
