@@ -1,0 +1,154 @@
+/// The view model of one displayed image: AsyncImage's behaviour with a cache, coalescing and
+/// control. Everything is published on the MainActor, in order, and only for the current
+/// attempt: each `load`, source change, cancel or retry starts a new attempt number, and a
+/// result that arrives for an older one is dropped (TRANS-3, SOURCE-1).
+@MainActor
+public final class ImageLoadingModel {
+    public let pipeline: ImagePipeline
+    public private(set) var phase: ImagePhase = .empty
+    /// The current request, nil when there is no source.
+    public private(set) var request: ImageRequest?
+    /// Default `.fail`.
+    public var missingSourceBehavior: MissingSourceBehavior
+
+    private var attempt = 0
+    private var task: Task<Void, Never>?
+    /// The key of the attempt that is running or has succeeded (load() is idempotent for it).
+    private var activeKey: ImageRequestKey?
+    private var previousImage: PixelBuffer?
+    private var lastReceived = -1
+    private let observers = PhaseObservers()
+
+    public init(pipeline: ImagePipeline, request: ImageRequest? = nil,
+                missingSourceBehavior: MissingSourceBehavior = .fail) {
+        self.pipeline = pipeline
+        self.request = request
+        self.missingSourceBehavior = missingSourceBehavior
+    }
+
+    public convenience init(pipeline: ImagePipeline, source: ImageSource?, options: DecodeOptions = DecodeOptions()) {
+        self.init(pipeline: pipeline, request: source.map { ImageRequest(source: $0, options: options) })
+    }
+
+    /// Every phase from now on, starting with the current one (ORDER-2).
+    public var phases: AsyncStream<ImagePhase> { observers.stream(startingWith: phase) }
+
+    /// Starts loading the current request. A memory hit publishes `success(.memory)` before
+    /// returning and nothing else (CACHE-1); a miss publishes `loading` before returning
+    /// (INIT-3). Calling it again for the same key while it loads or after it succeeded does
+    /// nothing (SHARE-1).
+    public func load() {
+        guard let request else {
+            if missingSourceBehavior == .fail { publish(.failure(.missingSource)) }
+            return
+        }
+        if activeKey == request.key, task != nil || phase.isSuccess { return }
+        attempt += 1
+        activeKey = request.key
+        if let hit = pipeline.cachedResponse(for: request) {
+            if case .failure = phase { publish(.loading(progress: nil, previous: previousImage)) }
+            publish(.success(hit))
+            return
+        }
+        start(request, attempt: attempt)
+    }
+
+    /// Changes what to show. Nothing of the old source is published afterwards; its image
+    /// may only appear as `loading(previous:)` of the new one.
+    public func setRequest(_ newRequest: ImageRequest?) {
+        guard newRequest?.key != request?.key else {
+            request = newRequest
+            return
+        }
+        if case .success(let response) = phase { previousImage = response.pixels }
+        stopAttempt()
+        request = newRequest
+        publish(.empty)
+    }
+
+    public func setSource(_ source: ImageSource?, options: DecodeOptions = DecodeOptions()) {
+        setRequest(source.map { ImageRequest(source: $0, options: options) })
+    }
+
+    /// Stops the current attempt. Never a failure: the phase goes back to `empty`, or keeps an
+    /// image already shown (TRANS-4). A later `load()` starts a new attempt (TRANS-5).
+    public func cancel() {
+        guard task != nil else { return }
+        stopAttempt()
+        if !phase.isSuccess { publish(.empty) }
+    }
+
+    /// A new attempt after a failure: `loading`, then a new request (RETRY-3).
+    public func retry() {
+        guard case .failure = phase else { return }
+        activeKey = nil
+        load()
+    }
+
+    /// For a view appearing on screen.
+    public func onAppear() { load() }
+
+    /// For a view leaving the screen: its load is cancelled (the shared fetch goes on if
+    /// another view still wants it).
+    public func onDisappear() { cancel() }
+
+    private func start(_ request: ImageRequest, attempt: Int) {
+        lastReceived = -1
+        publish(.loading(progress: nil, previous: previousImage))
+        let pipeline = self.pipeline
+        let onProgress: @Sendable (FetchProgress) -> Void = { [weak self] progress in
+            Task { @MainActor [weak self] in self?.progressed(progress, attempt: attempt) }
+        }
+        task = Task { [weak self] in
+            do throws(ImageLoadingError) {
+                let response = try await pipeline.response(for: request, progress: onProgress)
+                self?.finished(.success(response), attempt: attempt)
+            } catch {
+                self?.finished(.failure(error), attempt: attempt)
+            }
+        }
+    }
+
+    private func progressed(_ progress: FetchProgress, attempt: Int) {
+        // Hops may arrive out of order or late: completed bytes never go down (PROGRESS-1) and
+        // nothing follows the terminal phase (ORDER-1).
+        guard attempt == self.attempt, case .loading = phase, progress.received > lastReceived else { return }
+        lastReceived = progress.received
+        publish(.loading(progress: progress, previous: previousImage))
+    }
+
+    private func finished(_ outcome: Result<ImageResponse, ImageLoadingError>, attempt: Int) {
+        guard attempt == self.attempt else { return }
+        task = nil
+        switch outcome {
+        case .success(let response):
+            previousImage = nil
+            publish(.success(response))
+        case .failure(let error) where error.isCancellation:
+            activeKey = nil   // cancelled from outside (task cancellation): nothing to show
+            if !phase.isSuccess { publish(.empty) }
+        case .failure(let error):
+            activeKey = nil
+            publish(.failure(error))
+        }
+    }
+
+    private func stopAttempt() {
+        attempt += 1
+        task?.cancel()
+        task = nil
+        activeKey = nil
+    }
+
+    private func publish(_ next: ImagePhase) {
+        phase = next
+        observers.send(next)
+    }
+}
+
+extension ImagePhase {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}

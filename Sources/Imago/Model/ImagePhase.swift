@@ -1,0 +1,51 @@
+/// What a displayed image is doing, as its view sees it.
+public enum ImagePhase: Sendable {
+    /// Nothing requested yet, or reset by a cancel or a source change.
+    case empty
+    /// A fetch is under way. `previous` is the image of the source shown before a source
+    /// change, for a cross-fade; it is never presented as a success (SOURCE-2).
+    case loading(progress: FetchProgress?, previous: PixelBuffer?)
+    case success(ImageResponse)
+    case failure(ImageLoadingError)
+
+    /// SwiftUI AsyncImage's three phases: `loading` folds into `empty`.
+    public var asyncImagePhase: AsyncImagePhase {
+        switch self {
+        case .empty, .loading: .empty
+        case .success(let response): .success(response.pixels)
+        case .failure(let error): .failure(error)
+        }
+    }
+
+    public var isTerminal: Bool {
+        switch self {
+        case .success, .failure: true
+        case .empty, .loading: false
+        }
+    }
+
+    /// A short name for logs and the CLI: "empty", "loading", "success", "failure".
+    public var name: String {
+        switch self {
+        case .empty: "empty"
+        case .loading: "loading"
+        case .success: "success"
+        case .failure: "failure"
+        }
+    }
+}
+
+/// SwiftUI AsyncImage's phase shape, without SwiftUI.
+public enum AsyncImagePhase: Sendable {
+    case empty
+    case success(PixelBuffer)
+    case failure(ImageLoadingError)
+}
+
+/// What `load()` does with a nil source (INIT-2).
+public enum MissingSourceBehavior: Sendable {
+    /// Publish `failure(.missingSource)` (default).
+    case fail
+    /// Stay `empty`, as SwiftUI's AsyncImage does with a nil URL.
+    case stayEmpty
+}
