@@ -5,6 +5,6 @@ struct ImagoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imago",
         abstract: "Load, decode and measure images on Linux.",
-        subcommands: [DecodeCommand.self, CorpusCommand.self, ServeCommand.self, BenchCommand.self,
+        subcommands: [DecodeCommand.self, LoadCommand.self, CorpusCommand.self, ServeCommand.self, BenchCommand.self,
                       BenchChildCommand.self])
 }
