@@ -38,7 +38,12 @@ public final class URLSessionTransport: ImageTransport {
         urlRequest.timeoutInterval = max(1, request.idleTimeout.rounded(.up))
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let task = UncheckedTask(session.dataTask(with: urlRequest))
-        let operation = FetchOperation(request: request, progress: progress) { task.value.cancel() }
+        // URLSessionTask.cancel() on Linux waits for the session's busy I/O queue (milliseconds
+        // mid-transfer), and it would run on whichever thread cancelled, the main thread
+        // included; the caller is already released by then, so the teardown goes elsewhere.
+        let operation = FetchOperation(request: request, progress: progress) {
+            DispatchQueue.global(qos: .utility).async { task.value.cancel() }
+        }
         router.register(operation, for: task.value.taskIdentifier)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
