@@ -127,17 +127,16 @@ struct DiskCacheDirectory: Sendable {
         var sidecars: [String: Int] = [:]
         var removedAny = false
         let cutoff = timespec(now.addingTimeInterval(-grace.seconds)).nanosecondsSince1970
-        for name in try DiskFileIO.listDirectory(path) {
-            let full = path + "/" + name
+        for (name, info) in try DiskFileIO.listDirectoryWithStatus(path) {
             switch DiskCacheNaming.classify(name) {
             case .temporary:
-                if let info = try DiskFileIO.status(full), info.st_mtim.nanosecondsSince1970 < cutoff {
-                    removedAny = try DiskFileIO.remove(full) || removedAny
+                if info.st_mtim.nanosecondsSince1970 < cutoff {
+                    removedAny = try DiskFileIO.remove(path + "/" + name) || removedAny
                 }
             case .payload(let hash):
-                if let info = try DiskFileIO.status(full) { payloads[hash] = info }
+                payloads[hash] = info
             case .sidecar(let hash):
-                if let info = try DiskFileIO.status(full) { sidecars[hash] = Int(info.st_size) }
+                sidecars[hash] = Int(info.st_size)
             case .other:
                 continue
             }
