@@ -138,7 +138,7 @@ public final class DiskCache: Sendable {
     public func removeEntry(forKey key: String) throws {
         let hash = DiskCacheNaming.hash(forKey: key)
         try lock.withLock { state, session in
-            try synchronize(&state, session)
+            // No re-listing needed: the index stays marked stale if it already was.
             if try files.removeEntry(hash) { session.didChangeDirectory = true }
             state.index[hash] = nil
         }

@@ -12,6 +12,11 @@ import Darwin
 /// checks the size limit without listing the directory. Access times are only a hint: hits
 /// (ours or other processes') update the payload's mtime without the lock, and eviction
 /// re-reads a candidate's mtime before removing it.
+///
+/// An eviction queue ordered by access time makes each eviction O(log n) amortised instead of a
+/// sort of the whole index per store: `(time, hash)` pairs, oldest first, consumed from
+/// `queueHead`. Pairs go stale when an entry is replaced, touched or removed; they are skipped
+/// when popped (the item's current time no longer matches) and dropped when the queue is rebuilt.
 struct DiskCacheIndex {
     struct Item: Equatable {
         var payloadSize: Int
@@ -24,19 +29,66 @@ struct DiskCacheIndex {
 
     private(set) var items: [String: Item] = [:]
     private(set) var totalSize = 0
+    private var queue: [(time: Int64, hash: String)] = []
+    private var queueHead = 0
+
+    init() {}
+
+    /// An index of `items`, its queue sorted once.
+    init(items: [String: Item]) {
+        self.items = items
+        totalSize = items.values.reduce(0) { $0 + $1.size }
+        rebuildQueue()
+    }
 
     subscript(hash: String) -> Item? {
         get { items[hash] }
         set {
             if let old = items[hash] { totalSize -= old.size }
-            if let new = newValue { totalSize += new.size }
             items[hash] = newValue
+            if let new = newValue {
+                totalSize += new.size
+                enqueue(time: new.accessTime, hash: hash)
+            }
+            if queue.count > 2 * items.count + 1024 { rebuildQueue() }
         }
+    }
+
+    /// Removes and returns the least recently accessed entry's queue position (the entry stays
+    /// in the index). Pair it with `self[hash] = nil` to evict, or `enqueue` to put it back.
+    mutating func popLeastRecent() -> (hash: String, item: Item)? {
+        while queueHead < queue.count {
+            let (time, hash) = queue[queueHead]
+            queueHead += 1
+            if let item = items[hash], item.accessTime == time { return (hash, item) }
+        }
+        return nil
+    }
+
+    /// Inserts `(time, hash)` in order; O(1) for the usual case of the newest time.
+    mutating func enqueue(time: Int64, hash: String) {
+        var low = queueHead, high = queue.count
+        if high == low || queue[high - 1].time <= time {
+            queue.append((time, hash))
+            return
+        }
+        while low < high {
+            let mid = (low + high) / 2
+            if queue[mid].time <= time { low = mid + 1 } else { high = mid }
+        }
+        queue.insert((time, hash), at: low)
     }
 
     mutating func removeAll() {
         items.removeAll()
         totalSize = 0
+        queue.removeAll()
+        queueHead = 0
+    }
+
+    private mutating func rebuildQueue() {
+        queue = items.map { (time: $0.value.accessTime, hash: $0.key) }.sorted { $0.time < $1.time }
+        queueHead = 0
     }
 }
 
@@ -75,22 +127,21 @@ struct DiskCacheDirectory: Sendable {
         var sidecars: [String: Int] = [:]
         var removedAny = false
         let cutoff = timespec(now.addingTimeInterval(-grace.seconds)).nanosecondsSince1970
-        for name in try DiskFileIO.listDirectory(path) {
-            let full = path + "/" + name
+        for (name, info) in try DiskFileIO.listDirectoryWithStatus(path) {
             switch DiskCacheNaming.classify(name) {
             case .temporary:
-                if let info = try DiskFileIO.status(full), info.st_mtim.nanosecondsSince1970 < cutoff {
-                    removedAny = try DiskFileIO.remove(full) || removedAny
+                if info.st_mtim.nanosecondsSince1970 < cutoff {
+                    removedAny = try DiskFileIO.remove(path + "/" + name) || removedAny
                 }
             case .payload(let hash):
-                if let info = try DiskFileIO.status(full) { payloads[hash] = info }
+                payloads[hash] = info
             case .sidecar(let hash):
-                if let info = try DiskFileIO.status(full) { sidecars[hash] = Int(info.st_size) }
+                sidecars[hash] = Int(info.st_size)
             case .other:
                 continue
             }
         }
-        var index = DiskCacheIndex()
+        var items: [String: DiskCacheIndex.Item] = [:]
         for (hash, sidecarSize) in sidecars where payloads[hash] == nil {
             _ = sidecarSize
             removedAny = try DiskFileIO.remove(sidecarPath(hash)) || removedAny   // orphan sidecar
@@ -104,52 +155,42 @@ struct DiskCacheDirectory: Sendable {
                 } ?? false
             }
             if valid {
-                index[hash] = .init(payloadSize: Int(payload.st_size), sidecarSize: sidecars[hash]!,
+                items[hash] = .init(payloadSize: Int(payload.st_size), sidecarSize: sidecars[hash]!,
                                     accessTime: payload.st_mtim.nanosecondsSince1970)
             } else {
                 try removeEntry(hash)
                 removedAny = true
             }
         }
-        return (index, removedAny)
+        return (DiskCacheIndex(items: items), removedAny)
     }
 
     /// Evicts least recently accessed entries until `index.totalSize <= limit`, never `spared`.
     /// Must run under the lock with an exact index.
     ///
-    /// Candidates are taken oldest first by their recorded access time; each one's payload mtime
-    /// is read again before removal. If it moved (a hit since the index saw it, possibly in
-    /// another process), the candidate is re-queued at its true time instead of being removed,
-    /// so the order is exact LRU by recorded access at the cost of one `lstat` per candidate.
+    /// Candidates come oldest first by recorded access time; each one's payload mtime is read
+    /// again before removal. If it moved (a hit since the index saw it, possibly in another
+    /// process), the candidate is re-queued at its true time instead of being removed, so the
+    /// order is exact LRU by recorded access at the cost of one `lstat` per candidate.
     /// - Returns: how many entries were removed.
     func evict(_ index: inout DiskCacheIndex, toSize limit: Int, sparing spared: String?) throws -> Int {
-        guard index.totalSize > limit else { return 0 }
-        let ordered = index.items.filter { $0.key != spared }.sorted { $0.value.accessTime < $1.value.accessTime }
-        var next = ordered.startIndex
-        var requeued: [(hash: String, time: Int64)] = []   // sorted by time
         var removed = 0
-        while index.totalSize > limit {
-            let hash: String
-            if let first = requeued.first, next == ordered.endIndex || first.time <= ordered[next].value.accessTime {
-                hash = requeued.removeFirst().hash
-            } else if next < ordered.endIndex {
-                let (candidate, item) = ordered[next]
-                next += 1
-                guard let info = try DiskFileIO.status(payloadPath(candidate)) else {
-                    try removeEntry(candidate)   // gone already: just forget it (and its sidecar)
-                    index[candidate] = nil
-                    continue
-                }
-                let time = info.st_mtim.nanosecondsSince1970
-                if time > item.accessTime {
-                    index[candidate]?.accessTime = time
-                    let position = requeued.firstIndex { $0.time > time } ?? requeued.endIndex
-                    requeued.insert((candidate, time), at: position)
-                    continue
-                }
-                hash = candidate
-            } else {
-                break
+        var setAside: [(time: Int64, hash: String)] = []
+        defer { for pair in setAside { index.enqueue(time: pair.time, hash: pair.hash) } }
+        while index.totalSize > limit, let (hash, item) = index.popLeastRecent() {
+            if hash == spared {
+                setAside.append((item.accessTime, hash))
+                continue
+            }
+            guard let info = try DiskFileIO.status(payloadPath(hash)) else {
+                try removeEntry(hash)   // gone already: forget it (and drop its sidecar)
+                index[hash] = nil
+                continue
+            }
+            let time = info.st_mtim.nanosecondsSince1970
+            if time > item.accessTime {
+                index[hash]?.accessTime = time   // re-queued at its true access time
+                continue
             }
             try removeEntry(hash)
             index[hash] = nil

@@ -39,17 +39,18 @@ enum DiskCacheNaming {
     static func sidecarName(forHash hash: String) -> String { hash + sidecarSuffix }
 
     static func classify(_ name: String) -> Kind {
-        if name.hasPrefix(temporaryPrefix) { return .temporary }
         let utf8 = name.utf8
-        if utf8.count == hashLength, isHex(utf8) { return .payload(hash: name) }
-        if utf8.count == hashLength + sidecarSuffix.utf8.count, name.hasSuffix(sidecarSuffix) {
-            let hash = String(name.dropLast(sidecarSuffix.count))
-            if isHex(hash.utf8) { return .sidecar(hash: hash) }
+        if utf8.first == UInt8(ascii: ".") {
+            return name.hasPrefix(temporaryPrefix) ? .temporary : .other
         }
-        return .other
-    }
-
-    private static func isHex(_ utf8: String.UTF8View) -> Bool {
-        utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        let isSidecar = utf8.count == hashLength + sidecarSuffix.utf8.count && name.hasSuffix(sidecarSuffix)
+        guard utf8.count == hashLength || isSidecar else { return .other }
+        var count = 0
+        for byte in utf8.prefix(hashLength) {
+            guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) else { return .other }
+            count += 1
+        }
+        guard count == hashLength else { return .other }
+        return isSidecar ? .sidecar(hash: String(name.prefix(hashLength))) : .payload(hash: name)
     }
 }

@@ -155,6 +155,26 @@ enum DiskFileIO {
         throw error("read", path, EFBIG)
     }
 
+    /// Names in `directory` with their `lstat`, via `fstatat` on the open directory (no path
+    /// building or lookup from the root per file). Files that vanish meanwhile are skipped.
+    static func listDirectoryWithStatus(_ directory: String) throws -> [(name: String, info: stat)] {
+        guard let stream = opendir(directory) else { throw error("opendir", directory) }
+        defer { closedir(stream) }
+        let fd = dirfd(stream)
+        var result: [(name: String, info: stat)] = []
+        while let entry = readdir(stream) {
+            var info = stat()
+            let (name, found) = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { raw -> (String, Bool) in
+                    if raw[0] == 0x2e && (raw[1] == 0 || (raw[1] == 0x2e && raw[2] == 0)) { return ("", false) }
+                    return (String(cString: raw), fstatat(fd, raw, &info, AT_SYMLINK_NOFOLLOW) == 0)
+                }
+            }
+            if found { result.append((name, info)) }
+        }
+        return result
+    }
+
     /// Names in `directory` (without "." and "..").
     static func listDirectory(_ directory: String) throws -> [String] {
         guard let stream = opendir(directory) else { throw error("opendir", directory) }
