@@ -139,6 +139,13 @@ void imago_resizer_push_row(imago_resizer *r, const uint8_t *rgba) {
     r->src_y++;
 }
 
+void imago_downsampling_release(imago_downsampling *downsampling) {
+    free(downsampling->rows);
+    downsampling->rows = NULL;
+    imago_resizer_destroy(downsampling->resizer);
+    downsampling->resizer = NULL;
+}
+
 imago_status imago_resize_rgba(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride,
                                uint8_t *dst, uint32_t dst_w, uint32_t dst_h, size_t dst_stride,
                                imago_error *err) {

@@ -14,4 +14,13 @@ imago_resizer *imago_resizer_create(uint32_t src_w, uint32_t src_h, uint32_t dst
 void imago_resizer_push_row(imago_resizer *resizer, const uint8_t *rgba);
 void imago_resizer_destroy(imago_resizer *resizer);
 
+/* What a decoder holds while downsampling: source rows to reduce and the resizer. */
+typedef struct imago_downsampling {
+    uint8_t *rows;
+    imago_resizer *resizer;
+} imago_downsampling;
+
+/* Frees both and clears them; safe to call repeatedly and on a zeroed struct. */
+void imago_downsampling_release(imago_downsampling *downsampling);
+
 #endif

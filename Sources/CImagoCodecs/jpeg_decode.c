@@ -32,8 +32,7 @@ struct imago_jpeg_decoder {
     imago_jpeg_source *source;   /* file descriptors only; memory uses jpeg_mem_src */
     imago_decode_control *control;
     int cmyk;                    /* output through JCS_CMYK and convert here */
-    uint8_t *scratch;
-    imago_resizer *resizer;
+    imago_downsampling downsampling;   /* rows and resizer while scaling down */
 };
 
 static void imago_jpeg_fail(j_common_ptr cinfo, imago_status status, const char *message) {
@@ -214,9 +213,9 @@ static imago_status imago_jpeg_rows(imago_jpeg_decoder *d, uint8_t *out, size_t 
     uint32_t width = c->output_width;
     int resizing = width != out_w || c->output_height != out_h;
     if (resizing) {
-        d->scratch = malloc((size_t)width * 4 * IMAGO_JPEG_BATCH);
-        d->resizer = imago_resizer_create(width, c->output_height, out_w, out_h, out, stride, 0);
-        if (d->scratch == NULL || d->resizer == NULL) return IMAGO_ERR_NO_MEMORY;
+        d->downsampling.rows = malloc((size_t)width * 4 * IMAGO_JPEG_BATCH);
+        d->downsampling.resizer = imago_resizer_create(width, c->output_height, out_w, out_h, out, stride, 0);
+        if (d->downsampling.rows == NULL || d->downsampling.resizer == NULL) return IMAGO_ERR_NO_MEMORY;
     }
     JSAMPROW rows[IMAGO_JPEG_BATCH];
     while (c->output_scanline < c->output_height) {
@@ -225,23 +224,16 @@ static imago_status imago_jpeg_rows(imago_jpeg_decoder *d, uint8_t *out, size_t 
         uint32_t batch = c->output_height - first;
         if (batch > IMAGO_JPEG_BATCH) batch = IMAGO_JPEG_BATCH;
         for (uint32_t i = 0; i < batch; i++) {
-            rows[i] = resizing ? d->scratch + (size_t)i * width * 4 : out + (size_t)(first + i) * stride;
+            rows[i] = resizing ? d->downsampling.rows + (size_t)i * width * 4 : out + (size_t)(first + i) * stride;
         }
         uint32_t got = jpeg_read_scanlines(c, rows, batch);
         imago_control_set_rows(d->control, c->output_scanline);
         for (uint32_t i = 0; i < got; i++) {
             if (d->cmyk) imago_jpeg_cmyk_to_rgba(rows[i], width, c->saw_Adobe_marker);
-            if (resizing) imago_resizer_push_row(d->resizer, rows[i]);
+            if (resizing) imago_resizer_push_row(d->downsampling.resizer, rows[i]);
         }
     }
     return IMAGO_OK;
-}
-
-static void imago_jpeg_release_scratch(imago_jpeg_decoder *d) {
-    free(d->scratch);
-    d->scratch = NULL;
-    imago_resizer_destroy(d->resizer);
-    d->resizer = NULL;
 }
 
 imago_status imago_jpeg_decode(imago_jpeg_decoder *d, uint8_t *out, size_t out_stride,
@@ -254,7 +246,7 @@ imago_status imago_jpeg_decode(imago_jpeg_decoder *d, uint8_t *out, size_t out_s
     }
     d->control = control;
     if (setjmp(d->jump)) {
-        imago_jpeg_release_scratch(d);
+        imago_downsampling_release(&d->downsampling);
         jpeg_abort_decompress(c);
         *err = d->failure;
         return (imago_status)d->failure.status;
@@ -270,13 +262,13 @@ imago_status imago_jpeg_decode(imago_jpeg_decoder *d, uint8_t *out, size_t out_s
         jpeg_abort_decompress(c);
         *err = d->failure;
     }
-    imago_jpeg_release_scratch(d);
+    imago_downsampling_release(&d->downsampling);
     return status;
 }
 
 void imago_jpeg_close(imago_jpeg_decoder *d) {
     if (d == NULL) return;
-    imago_jpeg_release_scratch(d);
+    imago_downsampling_release(&d->downsampling);
     jpeg_destroy_decompress(&d->cinfo);
     free(d->source);
     free(d);

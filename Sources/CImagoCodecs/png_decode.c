@@ -21,8 +21,7 @@ struct imago_png_decoder {
     int interlaced;
     int has_alpha;
     int passes;
-    uint8_t *scratch;          /* downsampling: one row, or the whole image when interlaced */
-    imago_resizer *resizer;
+    imago_downsampling downsampling;   /* rows and resizer while scaling down */
 };
 
 static void imago_png_on_error(png_structp png, png_const_charp message) {
@@ -123,10 +122,10 @@ static imago_status imago_png_rows(imago_png_decoder *d, uint8_t *out, size_t st
         /* Adam7 revisits every row in seven passes, so only an interlaced image needs a
          * full-size intermediate; a non-interlaced one is reduced row by row as it is read. */
         size_t rows = d->interlaced ? d->height : 1;
-        d->scratch = malloc(row_bytes * rows);
-        d->resizer = imago_resizer_create(d->width, d->height, out_w, out_h, out, stride, d->has_alpha);
-        if (d->scratch == NULL || d->resizer == NULL) return IMAGO_ERR_NO_MEMORY;
-        target = d->scratch;
+        d->downsampling.rows = malloc(row_bytes * rows);
+        d->downsampling.resizer = imago_resizer_create(d->width, d->height, out_w, out_h, out, stride, d->has_alpha);
+        if (d->downsampling.rows == NULL || d->downsampling.resizer == NULL) return IMAGO_ERR_NO_MEMORY;
+        target = d->downsampling.rows;
         target_stride = d->interlaced ? row_bytes : 0;
     }
     for (int pass = 0; pass < d->passes; pass++) {
@@ -134,24 +133,17 @@ static imago_status imago_png_rows(imago_png_decoder *d, uint8_t *out, size_t st
             if (y % IMAGO_PNG_CANCEL_ROWS == 0 && imago_control_cancelled(control)) return IMAGO_ERR_CANCELLED;
             uint8_t *row = target + (size_t)y * target_stride;
             png_read_row(png, row, NULL);
-            if (resizing && !d->interlaced) imago_resizer_push_row(d->resizer, row);
+            if (resizing && !d->interlaced) imago_resizer_push_row(d->downsampling.resizer, row);
             if (y % IMAGO_PNG_CANCEL_ROWS == 0) {
                 imago_control_set_rows(control, ((int64_t)pass * d->height + y) / d->passes);
             }
         }
     }
     if (resizing && d->interlaced) {
-        for (uint32_t y = 0; y < d->height; y++) imago_resizer_push_row(d->resizer, target + (size_t)y * row_bytes);
+        for (uint32_t y = 0; y < d->height; y++) imago_resizer_push_row(d->downsampling.resizer, target + (size_t)y * row_bytes);
     }
     imago_control_set_rows(control, d->height);
     return IMAGO_OK;
-}
-
-static void imago_png_release_scratch(imago_png_decoder *d) {
-    free(d->scratch);
-    d->scratch = NULL;
-    imago_resizer_destroy(d->resizer);
-    d->resizer = NULL;
 }
 
 imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_stride,
@@ -161,7 +153,7 @@ imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_str
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
     if (setjmp(png_jmpbuf(d->png))) {
-        imago_png_release_scratch(d);
+        imago_downsampling_release(&d->downsampling);
         *err = d->failure;
         return (imago_status)d->failure.status;
     }
@@ -181,14 +173,14 @@ imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_str
     } else {
         imago_error_set(&d->failure, status, "out of memory");
     }
-    imago_png_release_scratch(d);
+    imago_downsampling_release(&d->downsampling);
     if (status != IMAGO_OK) *err = d->failure;
     return status;
 }
 
 void imago_png_close(imago_png_decoder *d) {
     if (d == NULL) return;
-    imago_png_release_scratch(d);
+    imago_downsampling_release(&d->downsampling);
     if (d->png) png_destroy_read_struct(&d->png, d->info ? &d->info : NULL, NULL);
     free(d);
 }

@@ -6,9 +6,7 @@ import XCTest
 /// hashes against the committed manifest, the PSNR definition, orientation and the 16 -> 8 bit
 /// reduction. Everything here is small, so the whole class runs in about a second.
 final class CorpusGeneratorTests: XCTestCase {
-    private static let corpusDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Corpus")
+    private static let corpusDirectory = TestCorpus.directory
 
     /// Skips the 1600x1200 entries: they add seconds in debug builds and test nothing new here.
     private static func isSmall(_ width: Int, _ height: Int) -> Bool { width * height <= 200_000 }

@@ -6,9 +6,7 @@ import XCTest
 /// Every committed corpus file against its manifest entry. The expectations come from the
 /// generator's own source pixels, never from this decoder.
 final class CorpusTests: XCTestCase {
-    static let corpus = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Corpus")
+    static let corpus = TestCorpus.directory
 
     static let manifest: Manifest = {
         do { return try Manifest.load(from: corpus.appendingPathComponent("manifest.json")) }

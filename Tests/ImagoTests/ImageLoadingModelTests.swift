@@ -8,12 +8,8 @@ import XCTest
 final class ImageLoadingModelTests: XCTestCase {
     private var server: TestServer!
     private var pipeline: ImagePipeline!
-    private let png = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Corpus/png/rgb-8.png")))
-    private let jpeg = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Corpus/jpeg/baseline-420-q90.jpg")))
+    private let png = TestCorpus.bytes("png/rgb-8.png")
+    private let jpeg = TestCorpus.bytes("jpeg/baseline-420-q90.jpg")
 
     override func setUp() async throws {
         server = try await TestServer.start()

@@ -8,9 +8,7 @@ import XCTest
 final class PipelineTests: XCTestCase {
     private var server: TestServer!
     private var cacheDirectory: URL!
-    private let jpeg = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Corpus/jpeg/baseline-420-q85-1600x1200.jpg")))
+    private let jpeg = TestCorpus.bytes("jpeg/baseline-420-q85-1600x1200.jpg")
 
     override func setUp() async throws {
         server = try await TestServer.start()

@@ -7,9 +7,7 @@ import XCTest
 /// Retry back-off on a manual clock, revalidation of stale disk entries, and the non-URL sources.
 final class RetryAndSourceTests: XCTestCase {
     private var server: TestServer!
-    private let png = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Corpus/png/rgba-8.png")))
+    private let png = TestCorpus.bytes("png/rgba-8.png")
 
     override func setUp() async throws { server = try await TestServer.start() }
     override func tearDown() async throws { try await server.shutdown() }
@@ -95,8 +93,7 @@ final class RetryAndSourceTests: XCTestCase {
 
     func testLocalSourcesDecodeWithLocalOrigin() async throws {
         let pipeline = ImagePipeline()
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpus/png/rgba-8.png")
+        let file = TestCorpus.url("png/rgba-8.png")
         let fromFile = try await pipeline.response(for: ImageRequest(source: .file(file)))
         XCTAssertEqual(fromFile.origin, .local)
         let fromData = try await pipeline.response(for: ImageRequest(source: .data(Data(png))))
