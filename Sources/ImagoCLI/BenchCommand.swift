@@ -44,7 +44,9 @@ struct BenchCommand: ParsableCommand {
         let table = DecodeReport.markdown(measurements)
         print(table)
         if let out {
-            try (table + "\n").write(toFile: out, atomically: true, encoding: .utf8)
+            let url = URL(fileURLWithPath: out)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try (table + "\n").write(to: url, atomically: true, encoding: .utf8)
         }
     }
 
