@@ -72,7 +72,7 @@ let package = Package(
             dependencies: ["Imago", "ImagoCorpus", "ImagoTestServer"]),
         .testTarget(
             name: "ImagoCLITests",
-            dependencies: ["ImagoCLI"]),
+            dependencies: ["ImagoCLI", "ImagoTestServer"]),
         .testTarget(
             name: "ImagoTestServerTests",
             dependencies: [

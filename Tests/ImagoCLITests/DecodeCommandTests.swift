@@ -7,36 +7,12 @@ final class DecodeCommandTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The `imago` executable beside this test bundle (SwiftPM builds it: this target depends on it).
-    private var executable: URL {
-        var directory = Bundle.main.bundleURL
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("imago").path),
-              directory.path != "/" {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appendingPathComponent("imago")
-    }
-
-    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-    }
-
     private func corpus(_ file: String) -> String { Self.root.appendingPathComponent("Corpus/\(file)").path }
 
     func testDecodePrintsOneJSONLineAndWritesPackedRGBA() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("imago-cli-\(UUID()).rgba")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try run(["decode", corpus("png/rgba-8.png"), "--output", output.path])
+        let result = try CommandRunner.run(["decode", corpus("png/rgba-8.png"), "--output", output.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 1)
@@ -50,7 +26,7 @@ final class DecodeCommandTests: XCTestCase {
     }
 
     func testOrientationAndDownsamplingFlags() throws {
-        let result = try run(["decode", corpus("jpeg/orientation-6.jpg"), "--apply-orientation", "--max-pixel-size", "16"])
+        let result = try CommandRunner.run(["decode", corpus("jpeg/orientation-6.jpg"), "--apply-orientation", "--max-pixel-size", "16"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["orientation"] as? Int, 6)
@@ -58,15 +34,15 @@ final class DecodeCommandTests: XCTestCase {
     }
 
     func testUndecodableExits65AndUnreadableExits66() throws {
-        let bad = try run(["decode", corpus("invalid/empty.bin")])
+        let bad = try CommandRunner.run(["decode", corpus("invalid/empty.bin")])
         XCTAssertEqual(bad.status, 65)
         XCTAssertTrue(bad.stderr.hasPrefix("error: "), bad.stderr)
-        let missing = try run(["decode", "/nonexistent/image.png"])
+        let missing = try CommandRunner.run(["decode", "/nonexistent/image.png"])
         XCTAssertEqual(missing.status, 66)
     }
 
     func testDirectoryModePrintsALinePerFileThenASummary() throws {
-        let result = try run(["decode", Self.root.appendingPathComponent("Corpus/invalid").path])
+        let result = try CommandRunner.run(["decode", Self.root.appendingPathComponent("Corpus/invalid").path])
         XCTAssertEqual(result.status, 65, "every file there is invalid")
         let lines = result.stdout.split(separator: "\n")
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(lines.last).utf8)) as? [String: Any])
