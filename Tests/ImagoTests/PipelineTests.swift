@@ -152,6 +152,18 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(server.counters.requests(for: "/missing.jpg"), 4, "no retries, no negative caching")
     }
 
+    func testBodiesThatAreNotADecodableImageAreNeverStored() async throws {
+        server.setRoute("/page.jpg", Route(body: Array("<html>not found</html>".utf8), contentType: "image/jpeg"))
+        server.setRoute("/anim.gif", Route(body: TestCorpus.bytes("invalid/gif89a-1x1.gif")))
+        for strategy in FetchStrategy.allCases {
+            let pipeline = try pipeline(strategy, disk: true)
+            await expectFailure(pipeline, request("/page.jpg"), .decoding(.unsupportedFormat("unknown")))
+            await expectFailure(pipeline, request("/anim.gif"), .decoding(.unsupportedFormat("gif")))
+            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0, "DISK-3")
+            XCTAssertEqual(pipeline.counters.snapshot.decodes, 0)
+        }
+    }
+
     func testTransientFailuresAreRetried() async throws {
         server.setRoute("/flaky.jpg", Route(body: jpeg).failFirst(2, with: Faults(status: 503)))
         let pipeline = try pipeline(.inMemory, retry: RetryPolicy(maxRetries: 2, initialDelay: .zero))

@@ -74,10 +74,13 @@ extension ImagePipeline {
         case .data(let data): storage = .data(data)
         case .file(let url): storage = .file(url)
         }
-        // Only bytes that declare a decodable image are kept (DISK-3); a 200 OK error page is not.
-        if case .unknown = Payload.sniff(storage) {
+        // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
+        // and not a GIF either.
+        do throws(DecodeError) {
+            _ = try ImageDecoder.sniff(Payload.sniff(storage))
+        } catch {
             if case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
-            return .failure(.decoding(.unsupportedFormat("unknown")))
+            return .failure(.decoding(error))
         }
         guard let disk else {
             return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true))

@@ -26,8 +26,7 @@ final class Payload: Sendable {
         if ownsFile, case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
     }
 
-    /// The format the first bytes declare; nil when it is not an image Imago decodes, so a
-    /// 200 OK error page is never stored as an image (DISK-3).
+    /// What the first bytes declare, judged before anything is stored (DISK-3).
     static func sniff(_ storage: Storage) -> SniffedFormat {
         switch storage {
         case .data(let data): return SniffedFormat(prefix: data.prefix(SniffedFormat.prefixLength))
