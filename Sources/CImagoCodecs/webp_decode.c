@@ -28,6 +28,8 @@ struct imago_webp_decoder {
     const uint8_t *head;   /* the complete encoded bytes (caller's memory or `owned`) */
     size_t head_size;
     WebPBitstreamFeatures features;
+    WebPDemuxer *demux;    /* animations: opened once in open, its first frame kept for decode */
+    WebPIterator frame;
 };
 
 static imago_status imago_webp_status(VP8StatusCode code) {
@@ -114,15 +116,15 @@ imago_webp_decoder *imago_webp_open(const imago_input *input, imago_image_info *
     int32_t frame_count = 1;
     if (d->features.has_animation) {
         WebPData data = {d->head, d->head_size};
-        WebPDemuxer *demux = WebPDemux(&data);
-        WebPIterator frame;
-        int ok = demux != NULL && WebPDemuxGetFrame(demux, 1, &frame);
+        d->demux = WebPDemux(&data);
+        int ok = d->demux != NULL && WebPDemuxGetFrame(d->demux, 1, &d->frame);
         if (ok) {
-            frame_count = (int32_t)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
-            ok = WebPGetFeatures(frame.fragment.bytes, frame.fragment.size, &bitstream) == VP8_STATUS_OK;
-            WebPDemuxReleaseIterator(&frame);
+            frame_count = (int32_t)WebPDemuxGetI(d->demux, WEBP_FF_FRAME_COUNT);
+            ok = WebPGetFeatures(d->frame.fragment.bytes, d->frame.fragment.size, &bitstream) == VP8_STATUS_OK;
+        } else if (d->demux != NULL) {
+            WebPDemuxDelete(d->demux);   /* no frame: close must not release an iterator */
+            d->demux = NULL;
         }
-        if (demux != NULL) WebPDemuxDelete(demux);
         if (!ok) {
             imago_error_set(err, IMAGO_ERR_CORRUPT, "invalid animated WebP container");
             imago_webp_close(d);
@@ -197,14 +199,7 @@ static imago_status imago_webp_decode_first_frame(imago_webp_decoder *d, uint8_t
         imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");
         return IMAGO_ERR_CANCELLED;
     }
-    WebPData data = {d->head, d->head_size};
-    WebPDemuxer *demux = WebPDemux(&data);
-    WebPIterator frame;
-    if (demux == NULL || !WebPDemuxGetFrame(demux, 1, &frame)) {
-        if (demux) WebPDemuxDelete(demux);
-        imago_error_set(err, IMAGO_ERR_CORRUPT, "animated WebP without a first frame");
-        return IMAGO_ERR_CORRUPT;
-    }
+    const WebPIterator frame = d->frame;
     uint32_t canvas_w = (uint32_t)d->features.width, canvas_h = (uint32_t)d->features.height;
     int covers = frame.x_offset == 0 && frame.y_offset == 0 &&
                  (uint32_t)frame.width == canvas_w && (uint32_t)frame.height == canvas_h;
@@ -236,8 +231,6 @@ static imago_status imago_webp_decode_first_frame(imago_webp_decoder *d, uint8_t
         }
         if (!direct) free(canvas);
     }
-    WebPDemuxReleaseIterator(&frame);
-    WebPDemuxDelete(demux);
     return status;
 }
 
@@ -254,6 +247,10 @@ imago_status imago_webp_decode(imago_webp_decoder *d, uint8_t *out, size_t out_s
 
 void imago_webp_close(imago_webp_decoder *d) {
     if (d == NULL) return;
+    if (d->demux != NULL) {
+        WebPDemuxReleaseIterator(&d->frame);
+        WebPDemuxDelete(d->demux);
+    }
     free(d->owned);
     free(d);
 }

@@ -10,9 +10,7 @@ public enum ImageDecoder {
     /// Decodes encoded bytes.
     public static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions = DecodeOptions(),
                               cancellation: DecodeCancellation? = nil) throws(DecodeError) -> DecodedImage {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { throw .empty }
-        let format = try sniff(SniffedFormat(prefix: bytes))
-        let input = imago_input(data: base.assumingMemoryBound(to: UInt8.self), size: bytes.count, fd: -1)
+        let (format, input) = try memoryInput(bytes)
         return try run(format: format, input: input, options: options, cancellation: cancellation)
     }
 
@@ -64,15 +62,20 @@ public enum ImageDecoder {
     public static func metadata(_ data: Data) throws(DecodeError) -> ImageMetadata {
         let result: Result<ImageMetadata, DecodeError> = data.withUnsafeBytes { raw in
             Result { () throws(DecodeError) in
-                guard let base = raw.baseAddress, raw.count > 0 else { throw .empty }
-                let format = try sniff(SniffedFormat(prefix: raw))
-                let input = imago_input(data: base.assumingMemoryBound(to: UInt8.self), size: raw.count, fd: -1)
+                let (format, input) = try memoryInput(raw)
                 return try withOpenDecoder(format: format, input: input) { _, info throws(DecodeError) in
                     ImageMetadata(format: format, info: info, orientationApplied: false)
                 }
             }
         }
         return try result.get()
+    }
+
+    /// Encoded bytes in memory as the C decoders' input, with the format they declare.
+    private static func memoryInput(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> (ImageFormat, imago_input) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { throw .empty }
+        let format = try sniff(SniffedFormat(prefix: bytes))
+        return (format, imago_input(data: base.assumingMemoryBound(to: UInt8.self), size: bytes.count, fd: -1))
     }
 
     static func sniff(_ sniffed: SniffedFormat) throws(DecodeError) -> ImageFormat {

@@ -25,9 +25,6 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    /// Number of distinct pieces of work running (for tests and the bench).
-    var activeCount: Int { state.withLock { $0.entries.count } }
-
     /// Joins (or starts) the work for `key`; `onProgress` hears the shared fetch's progress.
     func value(for key: Key, priority: ImageRequestPriority,
                onProgress: (@Sendable (FetchProgress) -> Void)? = nil, work: @escaping Work) async -> Outcome {
