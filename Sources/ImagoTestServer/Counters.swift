@@ -8,6 +8,8 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
     public internal(set) var totalRequests = 0
     /// ``totalRequests`` by path.
     public internal(set) var requestsByPath: [String: Int] = [:]
+    /// The path of every request, in the order their heads arrived (what a priority test reads).
+    public internal(set) var requestOrder: [String] = []
     /// Response body bytes the socket accepted (headers and chunk framing excluded).
     public internal(set) var totalBodyBytesSent = 0
     /// ``totalBodyBytesSent`` by path.
@@ -90,6 +92,7 @@ public final class ServerCounters: Sendable {
         state.update {
             $0.totalRequests += 1
             $0.requestsByPath[path, default: 0] += 1
+            $0.requestOrder.append(path)
         }
     }
 

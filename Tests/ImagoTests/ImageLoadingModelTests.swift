@@ -117,6 +117,29 @@ final class ImageLoadingModelTests: XCTestCase {
         XCTAssertEqual(model.phase.name, "success")
     }
 
+    func testDisappearCancelsOrLowersPriorityAsDeclared() async throws {
+        let gate = Gate()
+        server.setRoute("/away.png", Route(body: png, faults: Faults(gate: gate)))
+        let cancelling = model("/away.png")
+        cancelling.onAppear()
+        try await gate.waitUntilHeld()
+        cancelling.onDisappear()
+        XCTAssertEqual(cancelling.phase.name, "empty", "default: disappear cancels, silently")
+
+        let lowering = model("/away.png")
+        lowering.disappearBehavior = .lowerPriority
+        lowering.onAppear()
+        try await server.counters.waitUntil { $0.requests(for: "/away.png") == 2 }
+        lowering.onDisappear()
+        XCTAssertEqual(lowering.phase.name, "loading", "kept running at low priority")
+        lowering.onAppear()
+        XCTAssertEqual(server.counters.requests(for: "/away.png"), 2, "appearing again joins the running load")
+        gate.open()
+        await eventually { lowering.phase.isTerminal }
+        XCTAssertEqual(lowering.phase.name, "success")
+        XCTAssertEqual(cancelling.phase.name, "empty")
+    }
+
     func testSourceChangeNeverShowsTheOldImageAsSuccess() async throws {
         let gate = Gate()
         server.setRoute("/slow.png", Route(body: png, faults: Faults(gate: gate)))

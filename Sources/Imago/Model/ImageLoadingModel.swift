@@ -10,9 +10,12 @@ public final class ImageLoadingModel {
     public private(set) var request: ImageRequest?
     /// Default `.fail`.
     public var missingSourceBehavior: MissingSourceBehavior
+    /// Default `.cancel`.
+    public var disappearBehavior: DisappearBehavior = .cancel
 
     private var attempt = 0
-    private var task: Task<Void, Never>?
+    /// The running load and the task that publishes its outcome; nil when none is running.
+    private var task: (load: ImageTask, watcher: Task<Void, Never>)?
     /// The key of the attempt that is running or has succeeded (load() is idempotent for it).
     private var activeKey: ImageRequestKey?
     private var previousImage: PixelBuffer?
@@ -85,12 +88,24 @@ public final class ImageLoadingModel {
         load()
     }
 
-    /// For a view appearing on screen.
-    public func onAppear() { load() }
+    /// For a view appearing on screen: loads, or restores the priority of a load that kept
+    /// running while the view was away.
+    public func onAppear() {
+        if let running = task?.load, request?.key == activeKey {
+            running.priority = request?.priority ?? running.request.priority
+        } else {
+            load()
+        }
+    }
 
-    /// For a view leaving the screen: its load is cancelled (the shared fetch goes on if
-    /// another view still wants it).
-    public func onDisappear() { cancel() }
+    /// For a view leaving the screen: cancels its load or lowers its priority, as
+    /// `disappearBehavior` says (SHARE-5).
+    public func onDisappear() {
+        switch disappearBehavior {
+        case .cancel: cancel()
+        case .lowerPriority: task?.load.priority = .veryLow
+        }
+    }
 
     private func start(_ request: ImageRequest, attempt: Int) {
         lastReceived = -1
@@ -99,14 +114,16 @@ public final class ImageLoadingModel {
         let onProgress: @Sendable (FetchProgress) -> Void = { [weak self] progress in
             Task { @MainActor [weak self] in self?.progressed(progress, attempt: attempt) }
         }
-        task = Task { [weak self] in
+        let load = pipeline.imageTask(for: request, progress: onProgress)
+        let watcher = Task { [weak self] in
             do throws(ImageLoadingError) {
-                let response = try await pipeline.response(for: request, progress: onProgress)
+                let response = try await load.response
                 self?.finished(.success(response), attempt: attempt)
             } catch {
                 self?.finished(.failure(error), attempt: attempt)
             }
         }
+        task = (load, watcher)
     }
 
     private func progressed(_ progress: FetchProgress, attempt: Int) {
@@ -135,7 +152,8 @@ public final class ImageLoadingModel {
 
     private func stopAttempt() {
         attempt += 1
-        task?.cancel()
+        task?.load.cancel()
+        task?.watcher.cancel()
         task = nil
         activeKey = nil
     }

@@ -49,3 +49,13 @@ public enum MissingSourceBehavior: Sendable {
     /// Stay `empty`, as SwiftUI's AsyncImage does with a nil URL.
     case stayEmpty
 }
+
+/// What `onDisappear()` does with a load that is still running.
+public enum DisappearBehavior: Sendable {
+    /// Cancel it, as SwiftUI's AsyncImage does (default). The shared fetch goes on if another
+    /// view still wants it.
+    case cancel
+    /// Keep it running at `.veryLow` priority so it finishes into the caches after more urgent
+    /// work; `onAppear()` restores the request's priority.
+    case lowerPriority
+}

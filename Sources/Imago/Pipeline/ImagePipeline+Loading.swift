@@ -38,7 +38,7 @@ extension ImagePipeline {
             }
         }
         let revalidating = validators
-        let fetched = await fetches.value(for: sourceKey, priority: shared.priority, onProgress: { shared.report($0) }) { fetchShared in
+        let fetched = await fetches.value(for: sourceKey, priority: { shared.priority }, onProgress: { shared.report($0) }) { fetchShared in
             await self.fetch(url, request, validators: revalidating, shared: fetchShared)
         }
         let payload: Payload

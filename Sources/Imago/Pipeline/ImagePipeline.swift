@@ -36,12 +36,26 @@ public final class ImagePipeline: Sendable {
     /// nobody else wants it) and throws `.cancelled` at once.
     public func response(for request: ImageRequest,
                          progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws(ImageLoadingError) -> ImageResponse {
-        if let hit = cachedResponse(for: request) { return hit }
+        let priority = request.priority
+        return try await response(for: request, priority: { priority }, progress: progress).get()
+    }
+
+    /// Starts loading `request` and returns a handle to cancel it, re-prioritise it, or await it.
+    /// A memory hit is ready at once.
+    public func imageTask(for request: ImageRequest,
+                          progress: (@Sendable (FetchProgress) -> Void)? = nil) -> ImageTask {
+        let task = ImageTask(request: request)
+        task.start { priority in await self.response(for: request, priority: priority, progress: progress) }
+        return task
+    }
+
+    func response(for request: ImageRequest, priority: @escaping @Sendable () -> ImageRequestPriority,
+                  progress: (@Sendable (FetchProgress) -> Void)?) async -> Result<ImageResponse, ImageLoadingError> {
+        if let hit = cachedResponse(for: request) { return .success(hit) }
         emit(.queued, request.key.description)
-        let outcome = await decodes.value(for: request.key, priority: request.priority, onProgress: progress) { shared in
+        return await decodes.value(for: request.key, priority: priority, onProgress: progress) { shared in
             await self.load(request, shared: shared)
         }
-        return try outcome.get()
     }
 
     /// Starts loading `requests` at low priority so they are cached when needed.

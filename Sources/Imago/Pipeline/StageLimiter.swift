@@ -23,6 +23,9 @@ final class StageLimiter: Sendable {
 
     init(limit: Int) { self.limit = max(1, limit) }
 
+    /// Operations queued for a slot (tests use it to know a waiter is in line).
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
     /// Runs `body` once a slot is free; returns nil (without running it) if cancelled while waiting.
     func run<T: Sendable>(priority: @escaping @Sendable () -> ImageRequestPriority,
                           _ body: () async -> T) async -> T? {

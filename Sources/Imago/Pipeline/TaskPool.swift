@@ -10,7 +10,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Work = @Sendable (SharedWork) async -> Outcome
 
     private final class Entry: @unchecked Sendable {   // mutated only under `entries`' lock
-        var subscribers: [Int: (continuation: CheckedContinuation<Outcome, Never>, priority: ImageRequestPriority)] = [:]
+        var subscribers: [Int: CheckedContinuation<Outcome, Never>] = [:]
         var task: Task<Void, Never>?
         let shared = SharedWork()
     }
@@ -26,7 +26,8 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let state = Mutex(State())
 
     /// Joins (or starts) the work for `key`; `onProgress` hears the shared fetch's progress.
-    func value(for key: Key, priority: ImageRequestPriority,
+    /// `priority` is read live: the subscriber may change it while it waits (SHARE-5).
+    func value(for key: Key, priority: @escaping @Sendable () -> ImageRequestPriority,
                onProgress: (@Sendable (FetchProgress) -> Void)? = nil, work: @escaping Work) async -> Outcome {
         let id = state.withLock { state -> Int in
             state.nextSubscriber += 1
@@ -42,7 +43,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private func join(key: Key, id: Int, priority: ImageRequestPriority,
+    private func join(key: Key, id: Int, priority: @escaping @Sendable () -> ImageRequestPriority,
                       onProgress: (@Sendable (FetchProgress) -> Void)?,
                       continuation: CheckedContinuation<Outcome, Never>, work: @escaping Work) {
         let cancelled = state.withLock { state -> Bool in
@@ -54,14 +55,13 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 entry = Entry()
                 state.entries[key] = entry
                 let shared = entry.shared
-                entry.task = Task(priority: priority.taskPriority) { [weak self] in
+                entry.task = Task(priority: priority().taskPriority) { [weak self] in
                     let outcome = await work(shared)
                     self?.complete(key: key, entry: entry, outcome: outcome)
                 }
             }
-            entry.subscribers[id] = (continuation, priority)
-            if let onProgress { entry.shared.observe(id, onProgress) }
-            entry.shared.setPriority(entry.subscribers.values.map(\.priority).max() ?? priority)
+            entry.subscribers[id] = continuation
+            entry.shared.subscribe(id, priority: priority, onProgress: onProgress)
             return false
         }
         if cancelled { continuation.resume(returning: .failure(.cancelled)) }
@@ -73,14 +73,12 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 state.pending.remove(id)   // not joined yet: join() will see it gone
                 return nil
             }
-            entry.shared.stopObserving(id)
+            entry.shared.unsubscribe(id)
             if entry.subscribers.isEmpty {
                 state.entries[key] = nil
                 entry.task?.cancel()
-            } else {
-                entry.shared.setPriority(entry.subscribers.values.map(\.priority).max() ?? .normal)
             }
-            return subscriber.continuation
+            return subscriber
         }
         leaving?.resume(returning: .failure(.cancelled))
     }
@@ -88,7 +86,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private func complete(key: Key, entry: Entry, outcome: Outcome) {
         let waiting = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
             if state.entries[key] === entry { state.entries[key] = nil }
-            let continuations = entry.subscribers.values.map(\.continuation)
+            let continuations = Array(entry.subscribers.values)
             entry.subscribers.removeAll()
             return continuations
         }
@@ -96,27 +94,32 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 }
 
-/// What running work shares with its subscribers: their highest priority, kept current as
-/// they join and leave (SHARE-5; the stage limiters order their queues by it), and the progress
-/// observers of those still subscribed.
+/// What running work shares with its subscribers: their highest priority, computed from
+/// their live priorities each time it is read (SHARE-5; the stage limiters order their queues by
+/// it, so a subscriber leaving or lowering its priority counts at the next admission), and the
+/// progress observers of those still subscribed.
 final class SharedWork: Sendable {
-    private struct State {
-        var priority = ImageRequestPriority.normal
-        var observers: [Int: @Sendable (FetchProgress) -> Void] = [:]
+    private struct Subscriber {
+        let priority: @Sendable () -> ImageRequestPriority
+        let onProgress: (@Sendable (FetchProgress) -> Void)?
     }
-    private let state = Mutex(State())
+    private let subscribers = Mutex<[Int: Subscriber]>([:])
 
-    var priority: ImageRequestPriority { state.withLock { $0.priority } }
-    func setPriority(_ priority: ImageRequestPriority) { state.withLock { $0.priority = priority } }
-
-    func observe(_ id: Int, _ observer: @escaping @Sendable (FetchProgress) -> Void) {
-        state.withLock { $0.observers[id] = observer }
+    /// The highest live priority among the subscribers; `.veryLow` once all have left.
+    var priority: ImageRequestPriority {
+        let readers = subscribers.withLock { $0.values.map(\.priority) }
+        return readers.map { $0() }.max() ?? .veryLow
     }
 
-    func stopObserving(_ id: Int) { _ = state.withLock { $0.observers.removeValue(forKey: id) } }
+    func subscribe(_ id: Int, priority: @escaping @Sendable () -> ImageRequestPriority,
+                   onProgress: (@Sendable (FetchProgress) -> Void)?) {
+        subscribers.withLock { $0[id] = Subscriber(priority: priority, onProgress: onProgress) }
+    }
+
+    func unsubscribe(_ id: Int) { _ = subscribers.withLock { $0.removeValue(forKey: id) } }
 
     func report(_ progress: FetchProgress) {
-        for observer in state.withLock({ Array($0.observers.values) }) { observer(progress) }
+        for observer in subscribers.withLock({ $0.values.compactMap(\.onProgress) }) { observer(progress) }
     }
 }
 

@@ -1,0 +1,38 @@
+import Synchronization
+
+/// An explicit handle on one load: cancel it, change its priority while it runs, await its
+/// response. Cancelling leaves the shared work, which stops only when no other load wants it
+/// (SHARE-3); changing the priority re-ranks the shared work at its next stage admission (SHARE-5).
+public final class ImageTask: Sendable {
+    public let request: ImageRequest
+    private let livePriority: Mutex<ImageRequestPriority>
+    private let task = Mutex<Task<Result<ImageResponse, ImageLoadingError>, Never>?>(nil)
+
+    init(request: ImageRequest) {
+        self.request = request
+        livePriority = Mutex(request.priority)
+    }
+
+    /// Starts with `request.priority`.
+    public var priority: ImageRequestPriority {
+        get { livePriority.withLock { $0 } }
+        set { livePriority.withLock { $0 = newValue } }
+    }
+
+    /// Stops this load. Its `response` throws `.cancelled` at once; a no-op after it finished.
+    public func cancel() { task.withLock { $0 }?.cancel() }
+
+    /// The outcome: the image, or why there is none (`.cancelled` after `cancel()`).
+    public var response: ImageResponse {
+        get async throws(ImageLoadingError) {
+            guard let running = task.withLock({ $0 }) else { throw .cancelled }
+            return try await running.value.get()
+        }
+    }
+
+    func start(_ body: @escaping @Sendable (@escaping @Sendable () -> ImageRequestPriority) async -> Result<ImageResponse, ImageLoadingError>) {
+        let reader: @Sendable () -> ImageRequestPriority = { [livePriority = self] in livePriority.priority }
+        let running = Task(priority: request.priority.taskPriority) { await body(reader) }
+        task.withLock { $0 = running }
+    }
+}
