@@ -81,6 +81,13 @@ public final class ImageLoadingModel {
         if !phase.isSuccess { publish(.empty) }
     }
 
+    /// Changes the priority of the request, including a load under way: its shared work is
+    /// re-ranked at its next stage admission (SHARE-5).
+    public func setPriority(_ priority: ImageRequestPriority) {
+        request?.priority = priority
+        task?.load.priority = priority
+    }
+
     /// A new attempt after a failure: `loading`, then a new request (RETRY-3).
     public func retry() {
         guard case .failure = phase else { return }

@@ -1,0 +1,100 @@
+import Foundation
+import ImagoTestServer
+
+extension ConformanceCheck {
+    static let transitionChecks: [ConformanceCheck] = [
+        ConformanceCheck("TRANS-1", "Exactly one terminal phase per attempt, and nothing of it after.") { run in
+            let loader = try run.loader()
+            let good = run.route("good.png", run.images.small)
+            let missing = run.route("missing.png", Route(body: Array("gone".utf8), contentType: "text/plain",
+                                                         faults: Faults(status: 404)))
+            for (name, source) in [("success", good), ("failure", missing)] {
+                let (_, recorder) = try await run.loadToEnd(loader, source, name)
+                await run.settle()
+                run.note("\(name): \(recorder.transcript)")
+                let terminals = recorder.phases.filter(\.isTerminal).count
+                try run.expect(terminals == 1, "\(name): \(terminals) terminal phases")
+                try run.expect(recorder.phases.last?.isTerminal == true, "\(name): published after the terminal phase")
+            }
+        },
+        ConformanceCheck("TRANS-2", "Only legal edges between phases.") { run in
+            let loader = try run.loader()
+            let a = run.route("a.png", run.images.small)
+            let missing = run.route("missing.png", Route(body: Array("gone".utf8), faults: Faults(status: 404)))
+            let gate = Gate()
+            let held = run.route("held.png", run.images.other, faults: Faults(gate: gate))
+            let (model, recorder) = run.model(loader, a)
+            model.load()
+            try await run.expectTerminal(recorder, "load a")
+            model.setSource(missing)
+            model.load()
+            try await run.expectTerminal(recorder, count: 2, "load missing")
+            model.retry()
+            try await run.expectTerminal(recorder, count: 3, "retry missing")
+            model.setSource(held)
+            model.load()
+            try await gate.waitUntilHeld()
+            model.cancel()
+            model.setSource(a)
+            model.load()
+            try await run.expectTerminal(recorder, count: 4, "load a again")
+            gate.open()
+            await run.settle()
+            run.note("phases \(recorder.transcript)")
+            if let edge = CheckRun.firstIllegalEdge(recorder.phases) { throw CheckFailed(reason: "illegal edge \(edge)") }
+        },
+        ConformanceCheck("TRANS-3", "Nothing of an attempt is published after cancel() returns.") { run in
+            let gate = Gate()
+            let source = run.route("held.png", run.images.small, faults: Faults(gate: gate))
+            let (model, recorder) = run.model(try run.loader(), source)
+            model.load()
+            try await gate.waitUntilHeld()
+            model.cancel()
+            let afterCancel = model.phase
+            gate.open()
+            _ = try? await run.server.counters.waitUntil(timeout: .seconds(2)) {
+                $0.responsesCompleted(for: source.url.path) > 0 || $0.connectionsClosedByClient > 0
+            }
+            await run.settle()
+            run.note("phase after cancel() \(afterCancel), phases \(recorder.transcript), final \(model.phase)")
+            try run.expect(!recorder.phases.contains(where: \.isTerminal), "published a terminal phase after cancel()")
+            try run.expect(model.phase == afterCancel, "phase changed after cancel() returned")
+        },
+        ConformanceCheck("TRANS-4", "A cancel is never a failure: the phase goes back to empty.") { run in
+            let gate = Gate()
+            let source = run.route("held.png", run.images.small, faults: Faults(gate: gate))
+            let other = run.route("other.png", run.images.other)
+            let loader = try run.loader()
+            let (model, recorder) = run.model(loader, source)
+            model.load()
+            try await gate.waitUntilHeld()
+            model.cancel()
+            let afterCancel = model.phase
+            let (changing, changingRecorder) = run.model(loader, source)
+            changing.load()
+            try await run.server.counters.waitUntil { $0.requests(for: source.url.path) >= 2 }
+            changing.setSource(other)
+            changing.load()
+            try await run.expectTerminal(changingRecorder, "load after source change")
+            gate.open()
+            await run.settle()
+            run.note("explicit cancel: \(recorder.transcript); source change: \(changingRecorder.transcript)")
+            try run.expect(afterCancel == .empty, "phase after cancel() is \(afterCancel)")
+            let failures = (recorder.phases + changingRecorder.phases).filter { $0.failure != nil }
+            try run.expect(failures.isEmpty, "published \(failures.map(\.description)) for a cancel")
+        },
+        ConformanceCheck("TRANS-5", "load() after a cancel starts a new attempt that ends.") { run in
+            let gate = Gate()
+            let source = run.route("held.png", run.images.small, faults: Faults(gate: gate))
+            let (model, recorder) = run.model(try run.loader(), source)
+            model.load()
+            try await gate.waitUntilHeld()
+            model.cancel()
+            model.load()
+            gate.open()
+            try await run.expectTerminal(recorder, "load after cancel")
+            run.note("phases \(recorder.transcript), requests \(run.requests(source))")
+            try run.expectSuccess(model.phase, run.images.small, "load after cancel")
+        },
+    ]
+}
