@@ -22,7 +22,7 @@ public struct ImageFingerprint: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a load failed, in the categories the rules distinguish.
-public enum ObservedFailure: Sendable, Hashable, CustomStringConvertible {
+public enum ObservedFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case missingSource
     /// A non-2xx status, decided at the response head (ERR-1).
     case httpStatus(Int)

@@ -63,23 +63,25 @@ extension ConformanceCheck {
         ConformanceCheck("TRANS-4", "A cancel is never a failure: the phase goes back to empty.") { run in
             let gate = Gate()
             let source = run.route("held.png", run.images.small, faults: Faults(gate: gate))
-            let other = run.route("other.png", run.images.other)
+            let changeGate = Gate()
+            let changed = run.route("changed.png", run.images.small, faults: Faults(gate: changeGate))
             let loader = try run.loader()
             let (model, recorder) = run.model(loader, source)
             model.load()
             try await gate.waitUntilHeld()
             model.cancel()
             let afterCancel = model.phase
-            let (changing, changingRecorder) = run.model(loader, source)
+            let (changing, changingRecorder) = run.model(loader, changed)
             changing.load()
-            try await run.server.counters.waitUntil { $0.requests(for: source.url.path) >= 2 }
-            changing.setSource(other)
-            changing.load()
-            try await run.expectTerminal(changingRecorder, "load after source change")
+            try await changeGate.waitUntilHeld()
+            changing.setSource(run.route("other.png", run.images.other))
+            let afterChange = changing.phase
             gate.open()
+            changeGate.open()
             await run.settle()
             run.note("explicit cancel: \(recorder.transcript); source change: \(changingRecorder.transcript)")
             try run.expect(afterCancel == .empty, "phase after cancel() is \(afterCancel)")
+            try run.expect(afterChange == .empty, "phase after a source change is \(afterChange)")
             let failures = (recorder.phases + changingRecorder.phases).filter { $0.failure != nil }
             try run.expect(failures.isEmpty, "published \(failures.map(\.description)) for a cancel")
         },

@@ -17,7 +17,7 @@ public final class PhaseRecorder: Sendable {
     @MainActor
     public init(_ model: any ModelUnderTest) {
         model.observe { [log] phase in
-            let onMain = Thread.isMainThread
+            let onMain = MainQueueMarker.isOnMainActor
             log.events.withLock { $0.append(Event(phase: phase, onMainThread: onMain)) }
         }
     }
@@ -55,4 +55,17 @@ public final class PhaseRecorder: Sendable {
     public var transcript: String {
         "[" + phases.map(\.description).joined(separator: ", ") + "]"
     }
+}
+
+/// Tells whether code runs on the main actor without trapping. `Thread.isMainThread` is not
+/// enough: in an async `main` on Linux, main-actor jobs run on the main dispatch queue but not
+/// always on the main thread. A queue-specific value set on the main queue identifies it.
+enum MainQueueMarker {
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    static var isOnMainActor: Bool { DispatchQueue.getSpecific(key: key) == true || Thread.isMainThread }
 }
