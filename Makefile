@@ -4,7 +4,7 @@ APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/imago
 
-.PHONY: deps build test bench bench-quick pillow corpus release
+.PHONY: deps build test bench bench-quick pillow corpus release conform
 
 # Installs the codec libraries' development packages when any is missing (idempotent).
 deps:
@@ -43,3 +43,8 @@ bench-quick: release pillow
 # Regenerates the committed corpus (Corpus/ and Corpus/manifest.json) deterministically.
 corpus: deps
 	swift run imago corpus Corpus
+
+# The conformance matrix (every Imago configuration and every mutant) as Markdown.
+conform: deps
+	swift build --product imago
+	.build/debug/imago conform --out Reports/conformance.md
