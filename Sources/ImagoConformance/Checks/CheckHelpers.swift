@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestServer
 
 extension CheckRun {
     /// Makes a model for `source`, loads it and waits for its terminal phase.
@@ -8,6 +9,19 @@ extension CheckRun {
         model.load()
         try await expectTerminal(recorder, what)
         return (model, recorder)
+    }
+
+    /// Serves `image` behind a closed gate, makes `count` models of `loader` for it, loads them
+    /// all, and returns once the server holds the response head.
+    public func startHeldLoad(_ name: String, _ image: ConformanceImage, loader: any LoaderUnderTest,
+                              models count: Int = 1) async throws
+        -> (gate: Gate, source: ConformanceSource, models: [(model: any ModelUnderTest, recorder: PhaseRecorder)]) {
+        let gate = Gate()
+        let source = route(name, image, faults: Faults(gate: gate))
+        let models = (0..<count).map { _ in model(loader, source) }
+        for (model, _) in models { model.load() }
+        try await gate.waitUntilHeld()
+        return (gate, source, models.map { (model: $0.0, recorder: $0.1) })
     }
 
     /// Fails unless `phase` is a success showing `image`.

@@ -19,11 +19,8 @@ extension ConformanceCheck {
             try run.expect(offMain == 0, "\(offMain) publications off the main actor")
         },
         ConformanceCheck("ORDER-2", "A late observer first receives the current phase.") { run in
-            let gate = Gate()
-            let source = run.route("late.png", run.images.small, faults: Faults(gate: gate))
-            let (model, recorder) = run.model(try run.loader(), source)
-            model.load()
-            try await gate.waitUntilHeld()
+            let (gate, _, models) = try await run.startHeldLoad("late.png", run.images.small, loader: try run.loader())
+            let (model, recorder) = models[0]
             let whileLoading = PhaseRecorder(model)
             let loadingFirst = await whileLoading.waitUntil { !$0.isEmpty }
             gate.open()

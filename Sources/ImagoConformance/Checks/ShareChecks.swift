@@ -33,12 +33,8 @@ extension ConformanceCheck {
             try run.expect(sawB && run.requests(b) == 1, "load() of another key while one loads was ignored")
         },
         ConformanceCheck("SHARE-2", "N concurrent loads of one key: one request, one decode, identical pixels.") { run in
-            let gate = Gate()
-            let source = run.route("shared.png", run.images.small, faults: Faults(gate: gate))
             let loader = try run.loader()
-            let models = (0..<5).map { _ in run.model(loader, source) }
-            for (model, _) in models { model.load() }
-            try await gate.waitUntilHeld()
+            let (gate, source, models) = try await run.startHeldLoad("shared.png", run.images.small, loader: loader, models: 5)
             gate.open()
             for (_, recorder) in models { try await run.expectTerminal(recorder, "shared load") }
             run.note("requests \(run.requests(source)), decodes \(loader.decodeCount), phases \(models.map { $0.0.phase.description })")
@@ -47,12 +43,8 @@ extension ConformanceCheck {
             try run.expect(loader.decodeCount == 1, "\(loader.decodeCount) decodes for 5 concurrent loads")
         },
         ConformanceCheck("SHARE-3", "Cancelling some subscribers keeps the fetch; cancelling all cancels it.") { run in
-            let gate = Gate()
-            let source = run.route("shared.png", run.images.small, faults: Faults(gate: gate))
             let loader = try run.loader()
-            let models = (0..<3).map { _ in run.model(loader, source) }
-            for (model, _) in models { model.load() }
-            try await gate.waitUntilHeld()
+            let (gate, _, models) = try await run.startHeldLoad("shared.png", run.images.small, loader: loader, models: 3)
             models[0].0.cancel()
             models[1].0.cancel()
             gate.open()
@@ -76,13 +68,9 @@ extension ConformanceCheck {
             try run.expect(closed, "cancelling every subscriber did not cancel the transport request")
         },
         ConformanceCheck("SHARE-4", "Joining right after everyone cancelled gets a success.") { run in
-            let gate = Gate()
-            let source = run.route("rejoin.png", run.images.small, faults: Faults(gate: gate))
             let loader = try run.loader()
-            let (first, _) = run.model(loader, source)
-            first.load()
-            try await gate.waitUntilHeld()
-            first.cancel()
+            let (gate, source, firsts) = try await run.startHeldLoad("rejoin.png", run.images.small, loader: loader)
+            firsts[0].model.cancel()
             let (second, recorder) = run.model(loader, source)
             second.load()
             gate.open()

@@ -4,12 +4,9 @@ import ImagoTestServer
 extension ConformanceCheck {
     static let sourceChecks: [ConformanceCheck] = [
         ConformanceCheck("SOURCE-1", "After a change from A to B nothing of A is published.") { run in
-            let gate = Gate()
-            let a = run.route("a.png", run.images.small, faults: Faults(gate: gate))
+            let (gate, a, models) = try await run.startHeldLoad("a.png", run.images.small, loader: try run.loader())
+            let (model, recorder) = models[0]
             let b = run.route("b.png", run.images.other)
-            let (model, recorder) = run.model(try run.loader(), a)
-            model.load()
-            try await gate.waitUntilHeld()
             model.setSource(b)
             let changedAt = recorder.count
             model.load()

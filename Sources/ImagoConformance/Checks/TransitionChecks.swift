@@ -44,11 +44,8 @@ extension ConformanceCheck {
             if let edge = CheckRun.firstIllegalEdge(recorder.phases) { throw CheckFailed(reason: "illegal edge \(edge)") }
         },
         ConformanceCheck("TRANS-3", "Nothing of an attempt is published after cancel() returns.") { run in
-            let gate = Gate()
-            let source = run.route("held.png", run.images.small, faults: Faults(gate: gate))
-            let (model, recorder) = run.model(try run.loader(), source)
-            model.load()
-            try await gate.waitUntilHeld()
+            let (gate, source, models) = try await run.startHeldLoad("held.png", run.images.small, loader: try run.loader())
+            let (model, recorder) = models[0]
             model.cancel()
             let afterCancel = model.phase
             gate.open()
@@ -86,11 +83,8 @@ extension ConformanceCheck {
             try run.expect(failures.isEmpty, "published \(failures.map(\.description)) for a cancel")
         },
         ConformanceCheck("TRANS-5", "load() after a cancel starts a new attempt that ends.") { run in
-            let gate = Gate()
-            let source = run.route("held.png", run.images.small, faults: Faults(gate: gate))
-            let (model, recorder) = run.model(try run.loader(), source)
-            model.load()
-            try await gate.waitUntilHeld()
+            let (gate, source, models) = try await run.startHeldLoad("held.png", run.images.small, loader: try run.loader())
+            let (model, recorder) = models[0]
             model.cancel()
             model.load()
             gate.open()
