@@ -29,6 +29,13 @@ public final class ImageLoadingModel {
         self.missingSourceBehavior = missingSourceBehavior
     }
 
+    /// A model that goes away (its view is gone) leaves its load: the shared work stops unless
+    /// another subscriber still wants it.
+    isolated deinit {
+        task?.load.cancel()
+        task?.watcher.cancel()
+    }
+
     public convenience init(pipeline: ImagePipeline, source: ImageSource?, options: DecodeOptions = DecodeOptions()) {
         self.init(pipeline: pipeline, request: source.map { ImageRequest(source: $0, options: options) })
     }
