@@ -8,7 +8,8 @@ let package = Package(
         .library(name: "Imago", targets: ["Imago"]),
         .library(name: "ImagoCorpus", targets: ["ImagoCorpus"]),
         .library(name: "ImagoTestServer", targets: ["ImagoTestServer"]),
-        .library(name: "ImagoConformance", targets: ["ImagoConformance", "ImagoConformanceXCTest"]),
+        .library(name: "ImagoConformance", targets: ["ImagoConformance"]),
+        .library(name: "ImagoConformanceXCTest", targets: ["ImagoConformanceXCTest"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
     ],
     dependencies: [

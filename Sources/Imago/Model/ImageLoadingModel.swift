@@ -43,6 +43,13 @@ public final class ImageLoadingModel {
     /// Every phase from now on, starting with the current one (ORDER-2).
     public var phases: AsyncStream<ImagePhase> { observers.stream(startingWith: phase) }
 
+    /// Calls `observer` with the current phase now, then synchronously with every phase as it is
+    /// published, for as long as the model lives (a UI binding, or a test that must see each
+    /// publication where it happens).
+    public func observe(_ observer: @escaping @MainActor (ImagePhase) -> Void) {
+        observers.observe(startingWith: phase, observer)
+    }
+
     /// Starts loading the current request. A memory hit publishes `success(.memory)` before
     /// returning and nothing else (CACHE-1); a miss publishes `loading` before returning
     /// (INIT-3). Calling it again for the same key while it loads or after it succeeded does

@@ -59,7 +59,10 @@ public protocol MemoryCacheProbe: AnyObject {
     func trim(toCost cost: Int)
 }
 
-/// A loader's disk cache, as the DISK rules inspect it.
+/// A loader's disk cache, as the DISK rules inspect it. The checks read it, and open a new
+/// loader instance on the same directory, as soon as a load has published its terminal phase:
+/// by then a successful load's entry must be visible (an asynchronous writer must finish the
+/// write first, or the adapter must wait for it before publishing).
 @MainActor
 public protocol DiskCacheProbe: AnyObject {
     /// Bytes held, as the cache accounts them.
@@ -71,6 +74,7 @@ public protocol DiskCacheProbe: AnyObject {
     /// when there is no entry.
     func corruptEntry(for url: URL) throws -> Bool
     /// Leaves on disk exactly what the cache's writer leaves when the process dies after writing
-    /// `writtenBytes` of `bytes` for `url`, as if that happened long ago (DISK-1).
+    /// `writtenBytes` of `bytes` for `url`, as if that happened long ago (DISK-1). The check can
+    /// only be as honest as this simulation: it must mirror the real write path.
     func simulateCrashWhileStoring(_ bytes: Data, for url: URL, writtenBytes: Int) throws
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Where a loader says a successful image came from (CACHE-3).
@@ -16,6 +17,11 @@ public struct ImageFingerprint: Sendable, Hashable, CustomStringConvertible {
         self.width = width
         self.height = height
         self.digest = digest
+    }
+
+    /// The fingerprint of tightly packed RGBA rows (`rgba.count == width * height * 4`).
+    public init(width: Int, height: Int, rgba: some DataProtocol) {
+        self.init(width: width, height: height, digest: SHA256.hash(data: rgba).map { String(format: "%02x", $0) }.joined())
     }
 
     public var description: String { "\(width)x\(height)#\(digest.prefix(8))" }

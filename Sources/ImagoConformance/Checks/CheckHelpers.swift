@@ -24,6 +24,22 @@ extension CheckRun {
         return (gate, source, models.map { (model: $0.0, recorder: $0.1) })
     }
 
+    /// After a load was abandoned (cancel, source change) and its held response released: waits
+    /// until the server either saw the client close the connection or finished sending the
+    /// response, and in that case until the loader decoded it, so a late publication of the
+    /// abandoned result has had every chance to happen before the settle window.
+    public func waitForAbandonedTransfer(_ source: ConformanceSource, loader: any LoaderUnderTest,
+                                         closedBefore: Int, decodesBefore: Int) async {
+        let path = source.url.path
+        _ = try? await server.counters.waitUntil(timeout: .seconds(5)) {
+            $0.responsesCompleted(for: path) > 0 || $0.connectionsClosedByClient > closedBefore
+        }
+        if server.counters.responsesCompleted(for: path) > 0 {
+            _ = await waitUntil(timeout: .seconds(5)) { loader.decodeCount > decodesBefore }
+        }
+        await settle()
+    }
+
     /// Fails unless `phase` is a success showing `image`.
     public func expectSuccess(_ phase: ObservedPhase, _ image: ConformanceImage, origin: ObservedOrigin? = nil,
                               _ what: String) throws {

@@ -8,8 +8,10 @@ public struct ConformanceCheck: Sendable {
     public let requires: LoaderCapabilities
     let body: @MainActor @Sendable (CheckRun) async throws -> Void
 
-    init(_ rule: String, _ summary: String, requires: LoaderCapabilities = [],
-         _ body: @escaping @MainActor @Sendable (CheckRun) async throws -> Void) {
+    /// A check of your own (run it with `ConformanceRunner(checks:)`): `body` drives loaders
+    /// through the `CheckRun` and fails with `run.expect`; returning means pass.
+    public init(_ rule: String, _ summary: String, requires: LoaderCapabilities = [],
+                _ body: @escaping @MainActor @Sendable (CheckRun) async throws -> Void) {
         self.rule = rule
         self.summary = summary
         self.requires = requires

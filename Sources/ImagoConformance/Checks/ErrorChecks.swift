@@ -13,6 +13,16 @@ extension ConformanceCheck {
                 run.note("\(status): \(recorder.transcript)")
                 try run.expect(model.phase == .failure(.httpStatus(status)), "HTTP \(status) ended \(model.phase)")
             }
+            // The body stalls after 4 bytes: only a loader that judges the head can end now.
+            let body = Gate()
+            let stalled = run.route("status-stalled.png", Route(body: [], faults: Faults(stallAfterBytes: 4, status: 404, gate: body)))
+            let (stalledModel, stalledRecorder) = run.model(loader, stalled)
+            stalledModel.load()
+            let decidedAtHead = await stalledRecorder.waitForTerminal(timeout: .seconds(5))
+            body.open()
+            run.note("404 with its body held: \(stalledRecorder.transcript)")
+            try run.expect(decidedAtHead && stalledModel.phase == .failure(.httpStatus(404)),
+                           "a 404 whose body is held did not fail before the body arrived")
             run.note("decodes \(loader.decodeCount), disk entries \(loader.diskCache?.entryCount ?? 0), "
                      + "memory cost \(loader.memoryCache?.totalCost ?? 0)")
             try run.expect(loader.decodeCount == 0, "an error body was decoded")

@@ -23,7 +23,7 @@ extension ConformanceCheck {
             run.note("phase after load() \(immediate), phases \(recorder.transcript)")
             try run.expect(run.server.counters.totalRequests == before, "made a request without a source")
             if run.subject.capabilities.contains(.staysEmptyWithoutSource) {
-                try run.expect(recorder.phases.allSatisfy { $0 == .empty }, "declared staysEmptyWithoutSource but left empty")
+                try run.expect(recorder.phases.allSatisfy { $0 == .empty }, "declared staysEmptyWithoutSource but did not stay empty")
                 try run.notApplicable("declared staysEmptyWithoutSource (AsyncImage profile); verified it stays empty")
             }
             try run.expect(immediate == .failure(.missingSource), "phase after load() returned is \(immediate)")

@@ -10,6 +10,7 @@ extension ConformanceCheck {
             run.context.memoryEntryCostLimit = limit
             let loader = try run.loader()
             guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe") }
+            try run.expect(cache.costLimit == limit, "the cache's limit is \(cache.costLimit), asked for \(limit)")
             let sources = [run.route("large.png", large), run.route("tiny-1.png", tiny1), run.route("tiny-2.png", tiny2)]
             _ = try await run.loadToEnd(loader, sources[0], "large")
             let costOfLarge = cache.totalCost

@@ -54,6 +54,7 @@ extension ConformanceCheck {
             try run.expect(inBackOff, "never waited on the injected clock after a 503")
             backingOff.cancel()
             clock.advance(by: .seconds(600))
+            _ = await waitUntil(timeout: .seconds(5)) { clock.sleeperCount == sleepersBefore }
             await run.settle()
             run.note("cancel in back-off: \(backingOffRecorder.transcript), \(run.requests(down)) requests")
             try run.expect(run.requests(down) == 1, "retried after a cancel during back-off")

@@ -4,18 +4,18 @@ import ImagoTestServer
 extension ConformanceCheck {
     static let sourceChecks: [ConformanceCheck] = [
         ConformanceCheck("SOURCE-1", "After a change from A to B nothing of A is published.") { run in
-            let (gate, a, models) = try await run.startHeldLoad("a.png", run.images.small, loader: try run.loader())
+            let loader = try run.loader()
+            let closedBefore = run.server.counters.connectionsClosedByClient
+            let (gate, a, models) = try await run.startHeldLoad("a.png", run.images.small, loader: loader)
             let (model, recorder) = models[0]
             let b = run.route("b.png", run.images.other)
             model.setSource(b)
             let changedAt = recorder.count
             model.load()
             try await run.expectTerminal(recorder, "load b")
+            let decodesBefore = loader.decodeCount
             gate.open()
-            _ = try? await run.server.counters.waitUntil(timeout: .seconds(2)) {
-                $0.responsesCompleted(for: a.url.path) > 0 || $0.connectionsClosedByClient > 0
-            }
-            await run.settle()
+            await run.waitForAbandonedTransfer(a, loader: loader, closedBefore: closedBefore, decodesBefore: decodesBefore)
             run.note("phases \(recorder.transcript)")
             let afterChange = recorder.phases(from: changedAt)
             try run.expect(!afterChange.contains { $0.image == run.images.small.fingerprint }, "published A's image after the change")
@@ -58,8 +58,11 @@ extension ConformanceCheck {
             try await run.expectTerminal(fullRecorder, "full-size load")
             try await run.expectTerminal(thumbRecorder, "thumbnail load")
             let (again, _) = try await run.loadToEnd(loader, thumbnail, "second thumbnail load")
-            run.note("full \(fullModel.phase), thumbnail \(thumbModel.phase), again \(again.phase), decodes \(loader.decodeCount)")
+            let (fullAgain, _) = try await run.loadToEnd(loader, full, "second full-size load")
+            run.note("full \(fullModel.phase), thumbnail \(thumbModel.phase), again \(again.phase) and \(fullAgain.phase), "
+                     + "decodes \(loader.decodeCount)")
             try run.expectSuccess(fullModel.phase, run.images.large, "full-size load")
+            try run.expectSuccess(fullAgain.phase, run.images.large, "second full-size load")
             guard case .success(_, let small) = thumbModel.phase, case .success(_, let smallAgain) = again.phase else {
                 throw CheckFailed(reason: "thumbnail loads did not succeed")
             }

@@ -44,15 +44,15 @@ extension ConformanceCheck {
             if let edge = CheckRun.firstIllegalEdge(recorder.phases) { throw CheckFailed(reason: "illegal edge \(edge)") }
         },
         ConformanceCheck("TRANS-3", "Nothing of an attempt is published after cancel() returns.") { run in
-            let (gate, source, models) = try await run.startHeldLoad("held.png", run.images.small, loader: try run.loader())
+            let loader = try run.loader()
+            let closedBefore = run.server.counters.connectionsClosedByClient
+            let (gate, source, models) = try await run.startHeldLoad("held.png", run.images.small, loader: loader)
             let (model, recorder) = models[0]
             model.cancel()
             let afterCancel = model.phase
+            let decodesBefore = loader.decodeCount
             gate.open()
-            _ = try? await run.server.counters.waitUntil(timeout: .seconds(2)) {
-                $0.responsesCompleted(for: source.url.path) > 0 || $0.connectionsClosedByClient > 0
-            }
-            await run.settle()
+            await run.waitForAbandonedTransfer(source, loader: loader, closedBefore: closedBefore, decodesBefore: decodesBefore)
             run.note("phase after cancel() \(afterCancel), phases \(recorder.transcript), final \(model.phase)")
             try run.expect(!recorder.phases.contains(where: \.isTerminal), "published a terminal phase after cancel()")
             try run.expect(model.phase == afterCancel, "phase changed after cancel() returned")

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import ImagoCorpus
 
@@ -17,8 +16,7 @@ public struct ConformanceImage: Sendable {
         bytes = (try? Encoders.png(width: width, height: height, colorType: .rgba, bitDepth: 8, interlaced: false,
                                    samples: rgba, stride: width * 4, compressionLevel: 1)) ?? []
         precondition(!bytes.isEmpty, "the PNG encoder failed for a \(width)x\(height) conformance image")
-        let digest = SHA256.hash(data: rgba).map { String(format: "%02x", $0) }.joined()
-        fingerprint = ImageFingerprint(width: width, height: height, digest: digest)
+        fingerprint = ImageFingerprint(width: width, height: height, rgba: rgba)
     }
 }
 

@@ -8,11 +8,6 @@ public struct ConformanceReport: Sendable, Codable, Equatable {
 
     public init(subjects: [SubjectReport]) { self.subjects = subjects }
 
-    /// Every Imago configuration passes (or does not apply) every rule.
-    public var imagoConforms: Bool {
-        subjects.filter { $0.kind == .imago }.allSatisfy { $0.failedRules.isEmpty }
-    }
-
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

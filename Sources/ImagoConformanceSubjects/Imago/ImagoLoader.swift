@@ -60,10 +60,7 @@ final class ImagoModel: ModelUnderTest {
     var phase: ObservedPhase { ImagoPhases.observed(model.phase) }
 
     func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void) {
-        let phases = model.phases
-        Task { @MainActor in
-            for await phase in phases { observer(ImagoPhases.observed(phase)) }
-        }
+        model.observe { phase in observer(ImagoPhases.observed(phase)) }
     }
 
     func load() { model.load() }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Imago
 import ImagoConformance
@@ -29,7 +28,7 @@ enum ImagoPhases {
     }
 
     static func fingerprint(_ pixels: PixelBuffer) -> ImageFingerprint {
-        ImageFingerprint(width: pixels.width, height: pixels.height, digest: SHA256.hash(data: pixels.packedBytes()).map { String(format: "%02x", $0) }.joined())
+        ImageFingerprint(width: pixels.width, height: pixels.height, rgba: pixels.packedBytes())
     }
 }
 

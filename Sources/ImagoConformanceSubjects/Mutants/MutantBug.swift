@@ -14,6 +14,7 @@ public enum MutantBug: String, CaseIterable, Sendable {
     case notFoundRetried = "404-retried"
     case truncatedBodyAccepted = "truncated-body-accepted"
     case madeUpProgressTotal = "made-up-progress-total"
+    case publishesOffMainActor = "publishes-off-main-actor"
 
     /// What the bug does, for the report and the README.
     public var summary: String {
@@ -25,13 +26,14 @@ public enum MutantBug: String, CaseIterable, Sendable {
         case .asynchronousMemoryHit: "a memory hit is published a hop later, after a loading flash"
         case .errorBodyDecoded: "the status is never checked: a 404 page goes to the decoder"
         case .failuresCached: "failures are remembered and replayed without a new request"
-        case .nonAtomicDiskWrites: "disk entries are written in place, so a crash leaves a partial entry that is served"
+        case .nonAtomicDiskWrites: "disk entries are written in place, so a crash leaves a partial entry that is handed to the decoder"
         case .costOrderedEviction: "the memory cache evicts the most expensive entries first, not the least recent"
         case .isLoadingGuard: "an isLoading flag guards load(), so a load of a new source is ignored while the old one runs"
         case .staleResultAfterSourceChange: "a source change does not cancel the old load, whose result is published"
         case .notFoundRetried: "404 counts as transient and is retried"
         case .truncatedBodyAccepted: "a connection closed mid-body is taken for the end of the body"
         case .madeUpProgressTotal: "without a Content-Length, the bytes so far are reported as the total"
+        case .publishesOffMainActor: "terminal phases reach observers from a background thread"
         }
     }
 
@@ -52,6 +54,7 @@ public enum MutantBug: String, CaseIterable, Sendable {
         case .notFoundRetried: ["RETRY-1"]
         case .truncatedBodyAccepted: ["ERR-3"]
         case .madeUpProgressTotal: ["PROGRESS-1"]
+        case .publishesOffMainActor: ["ORDER-1"]
         }
     }
 }

@@ -66,6 +66,9 @@ final class TrustingFetcher: NSObject, ToyFetcher, URLSessionDataDelegate, @unch
         let task = lock.withLock { session.dataTask(with: url) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
+                // Cancelled before the transfer was registered: the task never starts (a task
+                // cancelled before it ran may never report completion to the delegate).
+                if Task.isCancelled { return continuation.resume(returning: .cancelled) }
                 lock.withLock { transfers[task.taskIdentifier] = Transfer(continuation: continuation, progress: progress) }
                 task.resume()
             }
@@ -73,6 +76,9 @@ final class TrustingFetcher: NSObject, ToyFetcher, URLSessionDataDelegate, @unch
             task.cancel()
         }
     }
+
+    /// Breaks the session ↔ delegate cycle once the owning loader is gone.
+    func invalidate() { lock.withLock { session }.invalidateAndCancel() }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
@@ -84,6 +90,7 @@ final class TrustingFetcher: NSObject, ToyFetcher, URLSessionDataDelegate, @unch
             if rejected { transfers[dataTask.taskIdentifier]?.rejectedStatus = status }
         }
         completionHandler(rejected ? .cancel : .allow)
+        if rejected { dataTask.cancel() }   // FoundationNetworking may not honour the disposition alone
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -39,7 +39,13 @@ final class ToyLoader: LoaderUnderTest {
         }
     }
 
-    static func key(_ source: ConformanceSource) -> String { source.description }
+    isolated deinit {
+        (fetcher as? TrustingFetcher)?.invalidate()
+    }
+
+    static func key(_ source: ConformanceSource) -> String {
+        source.url.absoluteString + (source.maxPixelSize.map { "@\($0)" } ?? "")
+    }
 
     func makeModel(source: ConformanceSource?) -> any ModelUnderTest { ToyModel(loader: self, source: source) }
     var memoryCache: (any MemoryCacheProbe)? { memory }

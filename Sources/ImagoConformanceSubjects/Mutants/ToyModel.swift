@@ -31,6 +31,11 @@ final class ToyModel: ModelUnderTest {
 
     private func publish(_ next: ObservedPhase) {
         phase = next
+        if next.isTerminal && bugs.contains(.publishesOffMainActor) {
+            let observers = self.observers
+            Thread.detachNewThread { for observer in observers { observer(next) } }
+            return
+        }
         for observer in observers { observer(next) }
     }
 
