@@ -60,7 +60,7 @@ let package = Package(
             ]),
         .target(
             name: "ImagoBench",
-            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs"]),
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "ImagoTestServer"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [

@@ -6,5 +6,5 @@ struct ImagoCommand: AsyncParsableCommand {
         commandName: "imago",
         abstract: "Load, decode and measure images on Linux.",
         subcommands: [DecodeCommand.self, LoadCommand.self, CorpusCommand.self, ServeCommand.self, BenchCommand.self,
-                      BenchChildCommand.self])
+                      BenchChildCommand.self, BenchProbeCommand.self])
 }
