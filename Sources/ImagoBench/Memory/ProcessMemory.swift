@@ -42,7 +42,7 @@ public enum ProcessMemory {
     /// The value of `name` in a /proc status text, in bytes (the kernel reports kB).
     public static func parseStatusField(_ name: String, in text: String) -> Int? {
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let fields = line.dropFirst(name.count + 1).split(separator: " ", omittingEmptySubsequences: true)
+            let fields = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let value = fields.first.flatMap({ Int($0) }) else { return nil }
             let unit = fields.dropFirst().first ?? "kB"
             return unit == "kB" ? value * 1024 : value

@@ -77,12 +77,17 @@ struct NetworkCancellation {
 struct DecodeCancellationRun {
     let body: Data
 
-    /// Full decode time through the pipeline, to aim the cancel at the middle of a decode.
+    /// Median of three full decodes through the pipeline after a warm-up one (the first
+    /// decode in a process is slower), to aim the cancel at the middle of a decode.
     func fullDecodeDuration() async throws -> Duration {
         let pipeline = ImagePipeline(configuration: .init(transport: UnusedTransport(), memoryCache: nil))
-        let start = ContinuousClock.now
-        _ = try await pipeline.response(for: ImageRequest(source: .data(body, id: "decode-cancel-probe")))
-        return ContinuousClock.now - start
+        var durations: [Duration] = []
+        for index in 0..<4 {
+            let start = ContinuousClock.now
+            _ = try await pipeline.response(for: ImageRequest(source: .data(body, id: "decode-cancel-probe-\(index)")))
+            if index > 0 { durations.append(ContinuousClock.now - start) }
+        }
+        return durations.sorted()[1]
     }
 
     /// Cancels `delay` after the decode started; returns (cancel→task end, cancel→decode end) ms,

@@ -67,13 +67,11 @@ public struct DecodeBenchmark {
             },
             .init("c-direct warm") { try measureMilliseconds { try referenceDecode(input, data, warmBuffer) } },
         ]
-        var pillowSession: PillowWarmSession?
         var skipped: [String: String] = [:]
         switch pillow {
         case .success(let peer):
             do {
-                let session = try peer.warmSession()
-                pillowSession = session
+                let session = try peer.warmSession()   // lives as long as its variant's closure
                 warm.append(.init("pillow warm-loop") { try session.decodeMilliseconds(file: input.path) })
             } catch {
                 skipped["pillow warm-loop"] = "\(error)"
@@ -83,7 +81,6 @@ public struct DecodeBenchmark {
             skipped["pillow cold-process"] = unavailable.reason
         }
         var outcomes = InterleavedSampler(plan: plan).run(warm) { _ in afterRound() }
-        pillowSession = nil
         var cold: [InterleavedSampler.Variant] = [
             .init("imago cold-process") { try ChildProcess.firstDecodeMilliseconds(executable: executable, file: input.path) },
         ]
