@@ -82,6 +82,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
+        // The benchmark harness's pure parts: statistics, CSV, baseline verdicts, traces, SVG.
+        .testTarget(
+            name: "ImagoBenchTests",
+            dependencies: ["ImagoBench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,7 +41,8 @@ public struct BenchRunner {
         let directory = try ReportDirectory.write(root: root, started: started, files: files)
         print(ReportSummary.markdown(results))
         print("")
-        print(GoalCheck.rows(results).map { "\($0.verdict.rawValue): \($0.goal): \($0.measured) (target \($0.target))" }
+        print(GoalCheck.rows(results).filter { $0.verdict != .notMeasured }
+            .map { "\($0.verdict.rawValue): \($0.goal): \($0.measured) (target \($0.target))" }
             .joined(separator: "\n"))
         print("\nreport: \(directory.path)/report.md (\(ProgressReporter.format(seconds: duration)))")
         return directory
