@@ -31,10 +31,7 @@ public final class ImageTask: Sendable {
     }
 
     func start(_ body: @escaping @Sendable (@escaping @Sendable () -> ImageRequestPriority) async -> Result<ImageResponse, ImageLoadingError>) {
-        // Weak: the running task is stored in `self`, so a strong capture would be a cycle that
-        // keeps the handle, its task and the task's result (the decoded image) alive forever.
-        let initial = request.priority
-        let reader: @Sendable () -> ImageRequestPriority = { [weak self] in self?.priority ?? initial }
+        let reader: @Sendable () -> ImageRequestPriority = { [livePriority = self] in livePriority.priority }
         let running = Task(priority: request.priority.taskPriority) { await body(reader) }
         task.withLock { $0 = running }
     }

@@ -86,10 +86,6 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private func complete(key: Key, entry: Entry, outcome: Outcome) {
         let waiting = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
             if state.entries[key] === entry { state.entries[key] = nil }
-            // The task's closure holds the entry and the work (and through it the pipeline);
-            // a finished task keeps its closure alive as long as the handle lives, so
-            // dropping the handle here breaks the entry → task → entry cycle.
-            entry.task = nil
             let continuations = Array(entry.subscribers.values)
             entry.subscribers.removeAll()
             return continuations

@@ -44,9 +44,12 @@ public struct MemoryProbeResult: Codable, Sendable, Equatable {
     /// Whether the kernel let the probe reset its high-water mark; when false the peak
     /// includes process start-up.
     public var peakWasReset: Bool
+    /// Whether the probe's pipeline (if it had one) was freed within 5 s of the work ending;
+    /// false is a leak, and `heldAfterBytes` then includes what it holds.
+    public var ownerReleased: Bool
 
     public init(milliseconds: Double, peakGrowthBytes: Int, peakResidentBytes: Int, heldAfterBytes: Int,
-                mallocHeldBytes: Int, decodedBytes: Int, peakWasReset: Bool) {
+                mallocHeldBytes: Int, decodedBytes: Int, peakWasReset: Bool, ownerReleased: Bool) {
         self.milliseconds = milliseconds
         self.peakGrowthBytes = peakGrowthBytes
         self.peakResidentBytes = peakResidentBytes
@@ -54,5 +57,6 @@ public struct MemoryProbeResult: Codable, Sendable, Equatable {
         self.mallocHeldBytes = mallocHeldBytes
         self.decodedBytes = decodedBytes
         self.peakWasReset = peakWasReset
+        self.ownerReleased = ownerReleased
     }
 }

@@ -11,9 +11,14 @@ public enum MemoryProbeRunner {
         let mallocBefore = ProcessMemory.mallocInUseBytes()
         let reset = ProcessMemory.resetPeak()
         let start = ContinuousClock.now
-        let decodedBytes = try await perform(probe)
+        let owner = ReleaseWatch()
+        let decodedBytes = try await perform(probe, owner: owner)
         let elapsed = ContinuousClock.now - start
         let peak = ProcessMemory.peakResidentBytes() ?? 0
+        // A pipeline's tasks drop their last references a moment after the result is
+        // delivered; measuring before that would count memory about to be freed (and freed
+        // pixel mappings would land in PixelMemory's reuse pool after the trim below).
+        let released = await owner.waitForRelease()
         PixelMemory.trim()
         let after = ProcessMemory.residentBytes() ?? 0
         let mallocAfter = ProcessMemory.mallocInUseBytes()
@@ -21,11 +26,12 @@ public enum MemoryProbeRunner {
         return MemoryProbeResult(
             milliseconds: Double(seconds) * 1000 + Double(attoseconds) / 1e15,
             peakGrowthBytes: peak - before, peakResidentBytes: peak, heldAfterBytes: after - before,
-            mallocHeldBytes: mallocAfter - mallocBefore, decodedBytes: decodedBytes, peakWasReset: reset)
+            mallocHeldBytes: mallocAfter - mallocBefore, decodedBytes: decodedBytes, peakWasReset: reset,
+            ownerReleased: released)
     }
 
     /// Runs the probe's work and returns the decoded size; every result is released on return.
-    static func perform(_ probe: MemoryProbe) async throws -> Int {
+    static func perform(_ probe: MemoryProbe, owner: ReleaseWatch) async throws -> Int {
         switch probe {
         case .decode(let file):
             return try ImageDecoder.decode(contentsOfFile: file, options: DecodeOptions(), cancellation: nil).pixels.byteCount
@@ -38,17 +44,36 @@ public enum MemoryProbeRunner {
             let pipeline = ImagePipeline(configuration: .init(
                 memoryCache: nil, fetchStrategy: strategy, retryPolicy: .none,
                 temporaryDirectory: URL(fileURLWithPath: temporaryDirectory)))
+            owner.watch(pipeline)
             return try await pipeline.response(for: ImageRequest(source: .url(url))).pixels.byteCount
         case .pipelineBatch(let file, let count, let cacheCostLimit):
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             let pipeline = ImagePipeline(configuration: .init(
                 memoryCache: MemoryCache(configuration: .init(costLimit: cacheCostLimit))))
+            owner.watch(pipeline)
             var total = 0
             for index in 0..<count {
                 total += try await pipeline.response(for: ImageRequest(source: .data(data, id: "batch-\(index)"))).pixels.byteCount
             }
             return total
         }
+    }
+}
+
+/// Watches the object a probe's work was done by (its pipeline) without keeping it alive.
+final class ReleaseWatch: @unchecked Sendable {   // written once by the probe before it returns
+    private weak var object: AnyObject?
+
+    func watch(_ object: AnyObject) { self.object = object }
+
+    /// Waits until the watched object is gone (polling each millisecond, at most 5 s);
+    /// false when it is still alive then, i.e. leaked.
+    func waitForRelease() async -> Bool {
+        for _ in 0..<5000 {
+            if object == nil { return true }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return object == nil
     }
 }
 
