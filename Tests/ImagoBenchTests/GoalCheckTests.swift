@@ -20,10 +20,14 @@ final class GoalCheckTests: XCTestCase {
     }
 
     func testWrapperOverheadIsCRateOverImagoRate() throws {
-        let rows = GoalCheck.rows([decodeRow("webp-lossy", "imago", "fresh", 100), decodeRow("webp-lossy", "c-direct", "fresh", 102)])
-        let overhead = try XCTUnwrap(rows.first { $0.goal.hasPrefix("wrapper overhead webp-lossy") })
-        XCTAssertEqual(overhead.measured, "+2.0%")
-        XCTAssertEqual(overhead.verdict, .pass)
+        let rows = GoalCheck.rows([decodeRow("webp-lossy", "imago", "fresh", 100), decodeRow("webp-lossy", "c-direct", "warm", 102),
+                                   decodeRow("webp-lossy", "imago", "fresh-pages", 90), decodeRow("webp-lossy", "c-direct", "fresh", 100)])
+        let warm = try XCTUnwrap(rows.first { $0.goal.hasPrefix("wrapper overhead webp-lossy 12MP, warm") })
+        XCTAssertEqual(warm.measured, "+2.0%")
+        XCTAssertEqual(warm.verdict, .pass)
+        let fresh = try XCTUnwrap(rows.first { $0.goal.hasPrefix("wrapper overhead webp-lossy 12MP, fresh") })
+        XCTAssertEqual(fresh.measured, "+11.1%")
+        XCTAssertEqual(fresh.verdict, .miss)
     }
 
     func testCoalescingGoalUsesTheWorstRound() throws {

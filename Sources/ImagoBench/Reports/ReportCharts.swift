@@ -13,7 +13,7 @@ public enum ReportCharts {
     static func decodeThroughput(_ results: [BenchResult]) -> SVGBarChart? {
         let rows = results.filter { $0.scenario == "decode" }
         guard !rows.isEmpty else { return nil }
-        let variants = [("imago", "fresh"), ("c-direct", "fresh"), ("pillow", "warm-loop"), ("imago", "cold-process"), ("pillow", "cold-process")]
+        let variants = [("imago", "fresh"), ("c-direct", "warm"), ("pillow", "warm-loop"), ("imago", "cold-process"), ("pillow", "cold-process")]
         let groups = orderedKeys(rows) { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }.map { key in
             SVGBarChart.Group(label: key, bars: variants.map { decoder, state in
                 (series: "\(decoder) \(state)", value: rows.first {

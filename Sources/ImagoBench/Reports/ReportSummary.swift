@@ -26,10 +26,10 @@ public enum ReportSummary {
         let parts = GoalCheck.coldRatios.map(\.0).compactMap { format -> String? in
             guard let imago = DecodeGoals.rate(rows, format: format, size: at, decoder: "imago", state: "fresh") else { return nil }
             let pillow = DecodeGoals.rate(rows, format: format, size: at, decoder: "pillow", state: "warm-loop")
-            let c = DecodeGoals.rate(rows, format: format, size: at, decoder: "c-direct", state: "fresh")
+            let c = DecodeGoals.rate(rows, format: format, size: at, decoder: "c-direct", state: "warm")
             return "\(format) \(String(format: "%.0f", imago)) MP/s"
                 + (pillow.map { String(format: " (%.2f× Pillow warm", imago / $0) } ?? " (Pillow n/a")
-                + (c.map { String(format: ", wrapper %+.1f%%)", ($0 / imago - 1) * 100) } ?? ")")
+                + (c.map { String(format: ", wrapper %+.1f%% vs C warm)", ($0 / imago - 1) * 100) } ?? ")")
         }
         return ("Which codec path, how fast? (\(at))", parts.joined(separator: "; "))
     }

@@ -26,10 +26,14 @@ public struct BenchInput: Sendable {
     }
 }
 
-/// Decode throughput of one input: Imago's decoder as a user gets it (a fresh buffer per
-/// image), the same C library called directly (fresh and warm buffer) to show the wrapper's
-/// cost, and Pillow's warm loop, all sampled round-robin; then Imago's and Pillow's first
-/// decode in fresh processes, alternating.
+/// Decode throughput of one input, in three round-robin groups so that each comparison is
+/// between the same allocator states:
+/// - warm: Imago as a user gets it (a new `PixelBuffer` per decode, whose pages come from
+///   `PixelMemory`'s reuse pool once warmed up), the C library into one reused buffer, and
+///   Pillow's warm loop;
+/// - fresh pages: Imago with the reuse pool off (`PixelMemory.retainedByteLimit = 0`) and the
+///   C library into a newly malloc'd buffer each time;
+/// - cold process: Imago's and Pillow's first decode in new processes, alternating.
 public struct DecodeBenchmark {
     /// Warm-up, sample counts and time floor of the in-process variants.
     public var plan: SamplingPlan
@@ -49,7 +53,8 @@ public struct DecodeBenchmark {
 
     /// The (decoder, state) variants in report order.
     public static let variants: [(decoder: String, state: String)] = [
-        ("imago", "fresh"), ("c-direct", "fresh"), ("c-direct", "warm"), ("pillow", "warm-loop"),
+        ("imago", "fresh"), ("c-direct", "warm"), ("pillow", "warm-loop"),
+        ("imago", "fresh-pages"), ("c-direct", "fresh"),
         ("imago", "cold-process"), ("pillow", "cold-process"),
     ]
 
@@ -60,12 +65,15 @@ public struct DecodeBenchmark {
         defer { warmBuffer.deallocate() }
         var warm: [InterleavedSampler.Variant] = [
             .init("imago fresh") { try measureMilliseconds { _ = try ImageDecoder.decode(data) } },
+            .init("c-direct warm") { try measureMilliseconds { try referenceDecode(input, data, warmBuffer) } },
+        ]
+        let freshPages: [InterleavedSampler.Variant] = [
+            .init("imago fresh-pages") { try measureMilliseconds { _ = try ImageDecoder.decode(data) } },
             .init("c-direct fresh") {
                 let buffer = UnsafeMutableRawPointer.allocate(byteCount: input.width * input.height * 4, alignment: 64)
                 defer { buffer.deallocate() }
                 return try measureMilliseconds { try referenceDecode(input, data, buffer) }
             },
-            .init("c-direct warm") { try measureMilliseconds { try referenceDecode(input, data, warmBuffer) } },
         ]
         var skipped: [String: String] = [:]
         switch pillow {
@@ -81,6 +89,10 @@ public struct DecodeBenchmark {
             skipped["pillow cold-process"] = unavailable.reason
         }
         var outcomes = InterleavedSampler(plan: plan).run(warm) { _ in afterRound() }
+        let retained = PixelMemory.retainedByteLimit
+        PixelMemory.retainedByteLimit = 0
+        outcomes.merge(InterleavedSampler(plan: plan).run(freshPages) { _ in afterRound() }) { first, _ in first }
+        PixelMemory.retainedByteLimit = retained
         var cold: [InterleavedSampler.Variant] = [
             .init("imago cold-process") { try ChildProcess.firstDecodeMilliseconds(executable: executable, file: input.path) },
         ]

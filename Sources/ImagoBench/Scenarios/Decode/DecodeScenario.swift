@@ -23,7 +23,7 @@ public struct DecodeScenario: BenchScenario {
 
     public func plannedUnits(quick: Bool) -> Int {
         Self.sizes(quick: quick).count * LargeInputs.Format.allCases.count
-            * (Self.plan(quick: quick).minSamples + Self.coldProcesses(quick: quick))
+            * (2 * Self.plan(quick: quick).minSamples + Self.coldProcesses(quick: quick))
     }
 
     public func run(_ context: BenchContext) async throws -> [BenchResult] {
