@@ -58,7 +58,8 @@ struct BenchBaselineCommand: AsyncParsableCommand {
         let measured = try await options.measure()
         let entries = measured.map { measurement in
             Baseline.Entry(scenario: measurement.scenario, metric: measurement.metric, bytes: measurement.bytes,
-                           tolerance: previous?.entries.first { $0.scenario == measurement.scenario && $0.metric == measurement.metric }?.tolerance)
+                           tolerance: previous?.entries.first { $0.scenario == measurement.scenario && $0.metric == measurement.metric }?.tolerance
+                               ?? MemoryGate.defaultTolerance(for: measurement.metric))
         }
         let baseline = Baseline(tolerance: previous?.tolerance ?? Baseline.Tolerance(), machine: .current(), entries: entries)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -27,7 +27,7 @@ public struct Baseline: Codable, Sendable, Equatable {
     public struct Entry: Codable, Sendable, Equatable {
         /// The gate scenario, e.g. "decode-12mp-jpeg".
         public var scenario: String
-        /// "peak-rss-growth" or "held-after".
+        /// "peak-rss-growth", "held-after" or "malloc-held".
         public var metric: String
         /// The median of the baseline's runs, in bytes.
         public var bytes: Int

@@ -10,7 +10,7 @@ public struct MemoryGate {
     /// One gated figure of one run.
     public struct Measurement: Sendable, Equatable {
         public let scenario: String
-        /// "peak-rss-growth" or "held-after".
+        /// "peak-rss-growth", "held-after" or "malloc-held".
         public let metric: String
         public let bytes: Int
 
@@ -37,10 +37,19 @@ public struct MemoryGate {
         self.log = log
     }
 
-    /// The gated figures per probe result.
+    /// The gated figures per probe result: peak RSS growth, RSS still held afterwards, and
+    /// malloc bytes still in use afterwards (glibc's own count, which sees small leaks that
+    /// RSS pages hide).
     static let metrics: [(String, KeyPath<MemoryProbeResult, Int> & Sendable)] = [
-        ("peak-rss-growth", \.peakGrowthBytes), ("held-after", \.heldAfterBytes),
+        ("peak-rss-growth", \.peakGrowthBytes), ("held-after", \.heldAfterBytes), ("malloc-held", \.mallocHeldBytes),
     ]
+
+    /// The tolerance a new baseline entry gets for `metric`: nil (the file's ±15% / 4 MiB) for
+    /// RSS figures; ±50% with a 1 MiB floor for malloc-held, whose values are a few hundred
+    /// KiB, so that a leak of a megabyte or more is caught.
+    public static func defaultTolerance(for metric: String) -> Baseline.Tolerance? {
+        metric == "malloc-held" ? Baseline.Tolerance(relative: 0.5, absoluteBytes: 1 << 20) : nil
+    }
 
     public func measure() async throws -> [Measurement] {
         let server = try await TestServer.start()

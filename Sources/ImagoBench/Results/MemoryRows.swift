@@ -1,5 +1,6 @@
 /// Result rows from fresh-process memory probes, in MiB: the peak resident growth during the
-/// work, the process's absolute peak, and what the work left resident afterwards.
+/// work, the process's absolute peak, what the work left resident afterwards, and the malloc
+/// bytes it left in use.
 public enum MemoryRows {
     static let mebibyte = 1024.0 * 1024.0
 
@@ -9,6 +10,7 @@ public enum MemoryRows {
             ("peak-rss-growth", \.peakGrowthBytes),
             ("peak-rss", \.peakResidentBytes),
             ("held-after", \.heldAfterBytes),
+            ("malloc-held", \.mallocHeldBytes),
         ]
         return metrics.map { metric, value in
             switch probes {

@@ -12,8 +12,9 @@ public struct CancellationScenario: BenchScenario {
 
     public init() {}
 
-    /// Samples per cancel point and strategy: 20 (quick: 5).
-    static func samples(quick: Bool) -> Int { quick ? 5 : 20 }
+    /// Samples per cancel point and strategy: 100 (quick: 10). A p99 needs about a hundred
+    /// samples to be more than the single worst one; each sample takes milliseconds.
+    static func samples(quick: Bool) -> Int { quick ? 10 : 100 }
     /// Body fractions at which network loads are cancelled (nil: before the head).
     static let points: [Double?] = [nil, 0.1, 0.5, 0.9]
     /// The decode cancelled mid-way: 40 MP (quick: 12 MP) JPEG baseline.
