@@ -1,3 +1,5 @@
+import Imago
+
 /// The decode scenario as one Markdown table: a row per input, MP/s at the median per decoder
 /// and state, and Imago's ratios against the bare C call and Pillow in the same state (Imago
 /// fresh is a new buffer per decode with the reuse pool warm, so it pairs with C warm; Imago
@@ -40,7 +42,10 @@ public enum DecodeTable {
         let skipped = Set(decode.compactMap { row in
             row.skipped.map { "- \(row.parameter("decoder") ?? "") \(row.parameter("state") ?? "") on \(row.parameter("format") ?? ""): skipped (\($0))" }
         })
-        return (lines + (skipped.isEmpty ? [] : [""] + skipped.sorted())).joined(separator: "\n")
+        let pool = PixelMemory.retainedByteLimit >> 20
+        let note = "Imago fresh takes its pages from PixelMemory's reuse pool (retainedByteLimit, \(pool) MiB in this run): "
+            + "an image whose RGBA is larger (40 MP is 160 MB) gets fresh pages on every decode, so compare it with C fresh."
+        return (lines + ["", note] + (skipped.isEmpty ? [] : [""] + skipped.sorted())).joined(separator: "\n")
     }
 
     static func format(_ value: Double, digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }

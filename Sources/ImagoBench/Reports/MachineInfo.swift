@@ -32,6 +32,14 @@ public struct MachineInfo: Sendable, Codable, Equatable {
             libwebp: "\(webp >> 16).\((webp >> 8) & 0xFF).\(webp & 0xFF)")
     }
 
+    /// The 1-, 5- and 15-minute load averages ("0.52 0.61 0.70"): other work on the machine
+    /// while a run was measured explains much of its noise.
+    public static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        let fields = text.split(separator: " ").prefix(3)
+        return fields.count == 3 ? fields.joined(separator: " ") : "unknown"
+    }
+
     static func kernel() -> String {
         ((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "unknown")
             .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -3,8 +3,9 @@ import Foundation
 /// `report.md`: the machine, the answers, the goal check, then one table per scenario, with
 /// the SVG charts linked where their scenario ran.
 public enum MarkdownReport {
+    /// - Parameter loadAverages: /proc/loadavg at the start and the end of the run.
     public static func markdown(results: [BenchResult], machine: MachineInfo, scenarios: [any BenchScenario],
-                                quick: Bool, started: Date, duration: Double,
+                                quick: Bool, started: Date, duration: Double, loadAverages: (start: String, end: String),
                                 charts: [(file: String, title: String, svg: String)]) -> String {
         var out: [String] = []
         out.append("# Imago benchmark report")
@@ -14,6 +15,7 @@ public enum MarkdownReport {
                    + "Raw rows: [results.csv](results.csv).")
         out.append("")
         out.append(machine.markdown)
+        out.append("| load average (1/5/15 min) | start \(loadAverages.start), end \(loadAverages.end) |")
         out.append("")
         out.append("## Summary")
         out.append("")

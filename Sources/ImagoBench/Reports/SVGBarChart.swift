@@ -67,7 +67,7 @@ public struct SVGBarChart: Sendable {
         return ([
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"11\">",
-            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+            "<rect x=\"0\" y=\"0\" width=\"\(f(width))\" height=\"\(f(height))\" fill=\"white\"/>",
             "<text x=\"\(f(width / 2))\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">\(escape("\(title) (\(unit))"))</text>",
             "<line x1=\"\(f(Self.labelWidth))\" y1=\"\(f(Self.top - 4))\" x2=\"\(f(Self.labelWidth))\" y2=\"\(f(y - Self.groupGap + 4))\" stroke=\"#444\"/>",
         ] + body + legend + ["</svg>"]).joined(separator: "\n") + "\n"

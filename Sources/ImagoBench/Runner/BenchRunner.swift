@@ -18,6 +18,7 @@ public struct BenchRunner {
     public func run() async throws -> URL {
         let started = Date()
         let clock = ContinuousClock.now
+        let startLoad = MachineInfo.loadAverage()
         let planned = scenarios.map { $0.plannedUnits(quick: context.quick) }
         context.progress.log("imago bench: \(scenarios.map(\.name).joined(separator: ", "))"
                              + " (\(context.quick ? "quick" : "full"), \(planned.reduce(0, +)) samples planned)")
@@ -36,7 +37,8 @@ public struct BenchRunner {
         let duration = (ContinuousClock.now - clock).seconds
         let charts = ReportCharts.charts(results)
         let report = MarkdownReport.markdown(results: results, machine: .current(), scenarios: scenarios,
-                                             quick: context.quick, started: started, duration: duration, charts: charts)
+                                             quick: context.quick, started: started, duration: duration,
+                                             loadAverages: (startLoad, MachineInfo.loadAverage()), charts: charts)
         let files = [("results.csv", CSVWriter.csv(results)), ("report.md", report)] + charts.map { ($0.file, $0.svg) }
         let directory = try ReportDirectory.write(root: root, started: started, files: files)
         print(ReportSummary.markdown(results))
