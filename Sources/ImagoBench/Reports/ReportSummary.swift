@@ -38,6 +38,7 @@ public enum ReportSummary {
         let rows = results.filter { $0.scenario == "thumbnails" && $0.metric == "time" }
         guard !rows.isEmpty else { return nil }
         var parts: [String] = []
+        var faster = 0, lighter = 0
         for key in ReportCharts.orderedKeys(rows, { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }) {
             let k = key.split(separator: " ").map(String.init)
             let match = { (method: String) in ["format": k[0], "size": k[1], "method": method] }
@@ -45,10 +46,13 @@ public enum ReportSummary {
                   let slow = p50(results, "thumbnails", "time", match("full-decode+resize")) else { continue }
             let memFast = p50(results, "thumbnails", "peak-rss-growth", match("downsampled-decode"))
             let memSlow = p50(results, "thumbnails", "peak-rss-growth", match("full-decode+resize"))
+            if fast < slow { faster += 1 }
+            if let a = memFast, let b = memSlow, a < b { lighter += 1 }
             parts.append("\(key): \(String(format: "%.0f vs %.0f ms", fast, slow))"
                          + (memFast.flatMap { a in memSlow.map { String(format: ", %.0f vs %.0f MiB peak", a, $0) } } ?? ""))
         }
-        return ("Thumbnail: downsampled decode vs full decode + resize", "use downsampled decode — " + parts.joined(separator: "; "))
+        let verdict = "downsampled decode is faster in \(faster) of \(parts.count) cases and lighter in \(lighter) of \(parts.count)"
+        return ("Thumbnail: downsampled decode vs full decode + resize", verdict + " — " + parts.joined(separator: "; "))
     }
 
     static func fetch(_ results: [BenchResult]) -> (String, String)? {
@@ -63,7 +67,7 @@ public enum ReportSummary {
             return String(format: "%@ %@: data %.0f ms / %.0f MiB peak, file %.0f ms / %.0f MiB peak",
                           largest, bandwidth, dataTime, dataPeak, fileTime, filePeak)
         }
-        return ("Fetch strategy: data task or download to file?", parts.joined(separator: "; "))
+        return ("Fetch strategy: data task or download to file? (time to pixels / peak RSS growth)", parts.joined(separator: "; "))
     }
 
     static func cache(_ results: [BenchResult]) -> (String, String)? {
