@@ -34,6 +34,15 @@ final class Watermark: Sendable {
     /// Returns once the value is at least `threshold`; throws after `timeout` (a failure
     /// timeout that turns a hang into an error, never a way to order events).
     func wait(atLeast threshold: Int, timeout: Duration = .seconds(10)) async throws {
+        let seen = value
+        guard try await reached(threshold, timeout: timeout) else {
+            throw BenchError("timed out waiting for \(threshold) (at \(max(seen, value)))")
+        }
+    }
+
+    /// Whether the value reached `threshold` within `timeout`. On false the watermark is
+    /// spent (raised to its maximum to release the waiter) and must not be reused.
+    func reached(_ threshold: Int, timeout: Duration) async throws -> Bool {
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await withCheckedContinuation { continuation in
@@ -51,11 +60,9 @@ final class Watermark: Sendable {
                 return false
             }
             let reached = try await group.next() ?? false
-            if !reached {
-                raise(to: Int.max)   // releases the waiter so the group can finish
-                throw BenchError("timed out waiting for \(threshold) (at \(value))")
-            }
+            if !reached { raise(to: Int.max) }   // releases the waiter so the group can finish
             group.cancelAll()
+            return reached
         }
     }
 }

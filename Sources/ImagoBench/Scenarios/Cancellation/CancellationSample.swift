@@ -23,6 +23,8 @@ struct NetworkCancellation {
 
     /// `fraction` nil cancels while the server holds the response head; otherwise the server
     /// stalls after that fraction of the body and the cancel comes once the client has it.
+    /// Throws `StallPointMissed` when the server sent the bytes but the client's progress did
+    /// not report them within 5 s (the load is cancelled and the sample is counted apart).
     func run(path: String, fraction: Double?) async throws -> CancellationSample {
         let gate = Gate()
         let stallAfter = fraction.map { Int(Double(body.count) * $0) }
@@ -36,7 +38,13 @@ struct NetworkCancellation {
             received.raise(to: progress.received)
         }
         if let stallAfter {
-            try await received.wait(atLeast: stallAfter)
+            try await server.counters.waitUntil(timeout: .seconds(10)) { $0.bodyBytesSent(for: path) >= stallAfter }
+            let before = received.value
+            guard try await received.reached(stallAfter, timeout: .seconds(5)) else {
+                task.cancel()
+                _ = try? await task.response
+                throw StallPointMissed(path: path, expected: stallAfter, reported: before)
+            }
         } else {
             try await gate.waitUntilHeld()
         }
@@ -71,6 +79,15 @@ struct NetworkCancellation {
         }
         return ScratchDirectory.count(directory)
     }
+}
+
+/// The server had sent the bytes up to the stall point but the client's progress never said
+/// it had them: the sample cannot say anything about "cancel at X%", so it is counted apart.
+struct StallPointMissed: Error, CustomStringConvertible {
+    let path: String
+    let expected: Int
+    let reported: Int
+    var description: String { "\(path): client progress stopped at \(reported) of \(expected) bytes" }
 }
 
 /// Runs one decode that is cancelled while the codec is working on it.

@@ -35,13 +35,22 @@ public struct CancellationScenario: BenchScenario {
                 let runner = NetworkCancellation(server: server, body: body, strategy: strategy, scratch: scratch.url)
                 for point in Self.points {
                     var samples: [CancellationSample] = []
+                    var missed = 0
                     for index in 0..<Self.samples(quick: context.quick) {
                         let label = point.map { "\(Int($0 * 100))pct" } ?? "head"
-                        samples.append(try await runner.run(path: "/cancel/\(strategy.rawValue)/\(label)/\(index).jpg",
-                                                            fraction: point))
+                        do {
+                            samples.append(try await runner.run(path: "/cancel/\(strategy.rawValue)/\(label)/\(index).jpg",
+                                                                fraction: point))
+                        } catch let miss as StallPointMissed {
+                            missed += 1
+                            context.progress.log("\(miss)")
+                        }
                         context.progress.advance()
                     }
                     results += rows(samples, point: point, strategy: strategy, input: input)
+                    results.append(BenchResult(
+                        scenario: name, parameters: results.last?.parameters ?? "", metric: "stall-point-not-reported",
+                        unit: "count", direction: .lowerIsBetter, samples: [Double(missed)]))
                 }
             }
         } catch {
