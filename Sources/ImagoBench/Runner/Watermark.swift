@@ -8,11 +8,15 @@ final class Watermark: Sendable {
     private struct State {
         var value = 0
         var waiters: [(threshold: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var valueAtTimeout: Int?
     }
 
     private let state = Mutex(State())
 
     var value: Int { state.withLock { $0.value } }
+
+    /// The value when the last `reached` timed out (nil if none did).
+    var valueAtTimeout: Int? { state.withLock { $0.valueAtTimeout } }
 
     /// Raises the value to `newValue` if higher, waking the waiters it satisfies.
     func raise(to newValue: Int) {
@@ -34,9 +38,8 @@ final class Watermark: Sendable {
     /// Returns once the value is at least `threshold`; throws after `timeout` (a failure
     /// timeout that turns a hang into an error, never a way to order events).
     func wait(atLeast threshold: Int, timeout: Duration = .seconds(10)) async throws {
-        let seen = value
         guard try await reached(threshold, timeout: timeout) else {
-            throw BenchError("timed out waiting for \(threshold) (at \(max(seen, value)))")
+            throw BenchError("timed out waiting for \(threshold) (at \(valueAtTimeout ?? 0))")
         }
     }
 
@@ -60,7 +63,10 @@ final class Watermark: Sendable {
                 return false
             }
             let reached = try await group.next() ?? false
-            if !reached { raise(to: Int.max) }   // releases the waiter so the group can finish
+            if !reached {
+                state.withLock { $0.valueAtTimeout = $0.value }
+                raise(to: Int.max)   // releases the waiter so the group can finish
+            }
             group.cancelAll()
             return reached
         }

@@ -39,11 +39,10 @@ struct NetworkCancellation {
         }
         if let stallAfter {
             try await server.counters.waitUntil(timeout: .seconds(10)) { $0.bodyBytesSent(for: path) >= stallAfter }
-            let before = received.value
             guard try await received.reached(stallAfter, timeout: .seconds(5)) else {
                 task.cancel()
                 _ = try? await task.response
-                throw StallPointMissed(path: path, expected: stallAfter, reported: before)
+                throw StallPointMissed(path: path, expected: stallAfter, reported: received.valueAtTimeout ?? 0)
             }
         } else {
             try await gate.waitUntilHeld()
