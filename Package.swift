@@ -75,7 +75,7 @@ let package = Package(
             dependencies: ["Imago", "ImagoConformance", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "ImagoBench",
-            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs"]),
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "ImagoTestServer"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
@@ -100,6 +100,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
+        // The benchmark harness's pure parts: statistics, CSV, baseline verdicts, traces, SVG.
+        .testTarget(
+            name: "ImagoBenchTests",
+            dependencies: ["ImagoBench"]),
     ],
     swiftLanguageModes: [.v6]
 )

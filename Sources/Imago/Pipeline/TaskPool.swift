@@ -50,10 +50,11 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if state.pending.remove(id) == nil { return true }
             let existing = state.entries[key]
             let entry = existing ?? Entry()
+            // Subscribe before the work starts: a task started first could read the shared
+            // priority (or report progress) while it still has no subscriber.
             entry.subscribers[id] = continuation
             entry.shared.subscribe(id, priority: priority, onProgress: onProgress)
             if existing == nil {
-                // Started after the first subscriber is in, so the work never sees an empty pool.
                 state.entries[key] = entry
                 let shared = entry.shared
                 entry.task = Task(priority: priority().taskPriority) { [weak self] in
