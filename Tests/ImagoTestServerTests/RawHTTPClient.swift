@@ -52,8 +52,9 @@ final class RawConnection {
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
         head.headers.add(name: "Host", value: "127.0.0.1")
         head.headers.add(contentsOf: headers)
-        try await outbound.write(.head(head))
-        try await outbound.write(.end(nil))
+        // One write, one flush: a server that answers on the head and closes at once (a
+        // truncation fault) must not find the `.end` still to be written ("I/O on closed channel").
+        try await outbound.write(contentsOf: [.head(head), .end(nil)])
     }
 
     /// Reads the head of the next response.

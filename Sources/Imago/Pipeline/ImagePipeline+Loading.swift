@@ -33,6 +33,7 @@ extension ImagePipeline {
                 switch await decode(.file(entry.url), request, shared, origin: .disk) {
                 case .success(let response): return .success(response)
                 case .failure(let error) where error.isCancellation: return .failure(.cancelled)
+                case .failure(.decoding(.unreadable)): break   // replaced by another writer meanwhile: a miss
                 case .failure: try? disk.removeEntry(forKey: sourceKey)   // a corrupt entry is a miss (CACHE-4)
                 }
             }
@@ -46,9 +47,20 @@ extension ImagePipeline {
         case .success(let value): payload = value
         case .failure(let error): return .failure(error)
         }
-        let outcome = await decode(payload.storage, request, shared, origin: payload.origin)
-        if case .failure(let error) = outcome, !error.isCancellation, let key = payload.diskKey {
-            try? configuration.diskCache?.removeEntry(forKey: key)   // never keep bytes that do not decode
+        var outcome = await decode(payload.storage, request, shared, origin: payload.origin)
+        if case .failure(.decoding(.unreadable)) = outcome, let key = payload.diskKey,
+           let entry = configuration.diskCache?.entry(forKey: key) {
+            // Another writer of this key (thread or process) replaced the entry between our store
+            // and our read (last writer wins): its copy is as good as ours.
+            outcome = await decode(.file(entry.url), request, shared, origin: payload.origin)
+        }
+        switch outcome {
+        case .failure(.decoding(.unreadable)), .success: break
+        case .failure(let error) where error.isCancellation: break
+        case .failure:
+            if let key = payload.diskKey {
+                try? configuration.diskCache?.removeEntry(forKey: key)   // never keep bytes that do not decode
+            }
         }
         return outcome
     }
