@@ -43,3 +43,39 @@ bench-quick: release pillow
 # Regenerates the committed corpus (Corpus/ and Corpus/manifest.json) deterministically.
 corpus: deps
 	swift run imago corpus Corpus
+
+# --- Reliability (issue 6): fuzzing, sanitizers, soak ------------------------------------
+# The fuzz targets live in their own package (Fuzz/) so the main package carries no sanitizer
+# flags; both Imago's Swift code and the CImagoCodecs shim are instrumented. The codec
+# libraries themselves are Debian's (not instrumented): the targets exercise Imago's handling
+# of whatever they report.
+FORMAT ?= png
+SECONDS ?= 60
+FUZZ_SCRATCH := $(CURDIR)/.build-fuzz
+# One combined -sanitize= for swiftc: SwiftPM's `--sanitize fuzzer --sanitize address` passes
+# two, and the Swift driver keeps only the last, which silently drops coverage from Swift code.
+FUZZ_FLAGS := --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -c release \
+  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+FUZZ_WORK := Reports/fuzz
+FUZZ_SEEDS_png := Corpus/png
+FUZZ_SEEDS_jpeg := Corpus/jpeg
+FUZZ_SEEDS_webp := Corpus/webp
+FUZZ_SEEDS_decode := Corpus/png Corpus/jpeg Corpus/webp Corpus/invalid
+# 64 KiB inputs, 2 GiB RSS, 10 s per input; extra libFuzzer flags via FUZZ_ARGS.
+FUZZ_ARGS ?=
+
+.PHONY: fuzz-build fuzz test-sanitized test-asan test-tsan soak
+
+fuzz-build: deps
+	swift build $(FUZZ_FLAGS)
+
+# make fuzz FORMAT=png|jpeg|webp|decode SECONDS=N: grows Reports/fuzz/FORMAT (seeded from
+# Corpus/), crash inputs go to Reports/fuzz/FORMAT-artifacts/.
+fuzz: fuzz-build
+	@case "$(FORMAT)" in png|jpeg|webp|decode) ;; *) echo "FORMAT must be png, jpeg, webp or decode"; exit 2;; esac
+	mkdir -p $(FUZZ_WORK)/$(FORMAT) $(FUZZ_WORK)/$(FORMAT)-artifacts
+	IMAGO_FUZZ_SCRATCH=$(CURDIR)/$(FUZZ_WORK)/$(FORMAT)-scratch.bin \
+	$$(swift build $(FUZZ_FLAGS) --show-bin-path)/fuzz-$(FORMAT) \
+	  -max_total_time=$(SECONDS) -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+	  -print_final_stats=1 -artifact_prefix=$(FUZZ_WORK)/$(FORMAT)-artifacts/ $(FUZZ_ARGS) \
+	  $(FUZZ_WORK)/$(FORMAT) $(FUZZ_SEEDS_$(FORMAT))
