@@ -52,10 +52,11 @@ corpus: deps
 FORMAT ?= png
 SECONDS ?= 60
 FUZZ_SCRATCH := $(CURDIR)/.build-fuzz
-# One combined -sanitize= for swiftc: SwiftPM's `--sanitize fuzzer --sanitize address` passes
-# two, and the Swift driver keeps only the last, which silently drops coverage from Swift code.
-FUZZ_FLAGS := --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -c release \
-  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+# `--sanitize fuzzer` tells SwiftPM to link libFuzzer's main (instead of the executable's own);
+# the combined -sanitize= for swiftc comes last because the Swift driver keeps only the last one
+# given (SwiftPM's `--sanitize fuzzer --sanitize address` would drop coverage from Swift code).
+FUZZ_FLAGS := --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -c release --sanitize fuzzer \
+  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address
 FUZZ_WORK := Reports/fuzz
 FUZZ_SEEDS_png := Corpus/png
 FUZZ_SEEDS_jpeg := Corpus/jpeg
@@ -79,3 +80,19 @@ fuzz: fuzz-build
 	  -max_total_time=$(SECONDS) -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
 	  -print_final_stats=1 -artifact_prefix=$(FUZZ_WORK)/$(FORMAT)-artifacts/ $(FUZZ_ARGS) \
 	  $(FUZZ_WORK)/$(FORMAT) $(FUZZ_SEEDS_$(FORMAT))
+
+# The whole suite under AddressSanitizer (with LeakSanitizer) and, separately, ThreadSanitizer,
+# each in its own build directory (a sanitized build shares nothing with the plain one).
+test-asan: deps
+	swift test --sanitize=address --scratch-path .build-asan
+
+test-tsan: deps
+	swift test --sanitize=thread --scratch-path .build-tsan
+
+test-sanitized: test-asan test-tsan
+
+# The long versions of the suite's soak and crash tests: 2,000 seeded loads through the fault
+# server and 200 SIGKILL rounds (the suite itself runs 200 and 24).
+soak: deps
+	IMAGO_SOAK_LOADS=2000 IMAGO_CRASH_ROUNDS=200 \
+	  swift test --filter 'HTTPFaultSoakTests|DiskCacheKillTests'
