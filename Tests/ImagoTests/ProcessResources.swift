@@ -6,7 +6,10 @@ struct ProcessResources: Equatable, CustomStringConvertible {
     var residentBytes: Int
     var threads: Int
 
+    /// Resources as of now. Freed heap is handed back to the kernel first (`malloc_trim`), so
+    /// resident memory counts what is still allocated, not what glibc keeps cached.
     static func now() -> ProcessResources {
+        _ = glibcMallocTrim(0)
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
         // statm: size resident shared ... in pages.
@@ -26,3 +29,7 @@ struct ProcessResources: Equatable, CustomStringConvertible {
         "\(fileDescriptors) fds, \(residentBytes >> 20) MiB resident, \(threads) threads"
     }
 }
+
+/// glibc's `malloc_trim`, which the Glibc module does not import.
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
