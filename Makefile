@@ -49,6 +49,7 @@ corpus: deps
 # flags; both Imago's Swift code and the CImagoCodecs shim are instrumented. The codec
 # libraries themselves are Debian's (not instrumented): the targets exercise Imago's handling
 # of whatever they report.
+# Which target `make fuzz` runs (default png) and for how long (default 60 seconds).
 FORMAT ?= png
 SECONDS ?= 60
 FUZZ_SCRATCH := $(CURDIR)/.build-fuzz
@@ -83,19 +84,19 @@ fuzz: fuzz-build
 	  $(FUZZ_WORK)/$(FORMAT) $(FUZZ_SEEDS_$(FORMAT)); \
 	status=$$?; rm -f $$scratch; exit $$status
 
-# The whole suite under AddressSanitizer (with LeakSanitizer) and, separately, ThreadSanitizer,
-# each in its own build directory (a sanitized build shares nothing with the plain one).
-# Leak checking is off here: at exit LeakSanitizer reports what the test harness itself keeps
-# (XCTest holds every test case and its fixtures until exit, NIO's event loop threads, libcurl
-# inside corelibs' URLSession, Swift weak-reference side tables). The decoders' leaks are
-# checked per input by the fuzz targets; the soak counts descriptors, files and connections.
+# The whole suite under AddressSanitizer and, separately, ThreadSanitizer, each in its own
+# build directory (a sanitized build shares nothing with the plain one). Leak checking is off
+# under ASan: at exit LeakSanitizer reports what the test harness itself keeps (XCTest holds
+# every test case and its fixtures until exit, NIO's event loop threads, libcurl inside
+# corelibs' URLSession, Swift weak-reference side tables). The decoders' leaks are checked per
+# input by the fuzz targets; the soak counts descriptors, files and connections.
 # ASan's quarantine holds freed memory, so the soak's resident-memory margin is widened.
 test-asan: deps
 	ASAN_OPTIONS="detect_leaks=0 $${ASAN_OPTIONS:-}" IMAGO_SOAK_RESIDENT_MARGIN_MB=512 \
 	  swift test --sanitize=address --scratch-path .build-asan
 
-# Scripts/tsan-suppressions.txt says why a few Mutex-only files are exempt (a toolchain
-# limitation, not a race); child processes of the crash tests inherit TSAN_OPTIONS.
+# Scripts/tsan-suppressions.txt says why reports inside `Mutex.withLock` bodies are dropped (a
+# toolchain limitation, not a race); child processes of the crash tests inherit TSAN_OPTIONS.
 test-tsan: deps
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/tsan-suppressions.txt $${TSAN_OPTIONS:-}" \
 	  swift test --sanitize=thread --scratch-path .build-tsan
