@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Imago", targets: ["Imago"]),
         .library(name: "ImagoCorpus", targets: ["ImagoCorpus"]),
         .library(name: "ImagoTestServer", targets: ["ImagoTestServer"]),
+        .library(name: "ImagoConformance", targets: ["ImagoConformance"]),
+        .library(name: "ImagoConformanceXCTest", targets: ["ImagoConformanceXCTest"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
     ],
     dependencies: [
@@ -58,18 +60,34 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
+        // The conformance suite, for any loader: adapter protocols, harness, one check per rule.
+        .target(
+            name: "ImagoConformance",
+            dependencies: ["ImagoTestServer", "ImagoCorpus", .product(name: "Crypto", package: "swift-crypto")]),
+        // The one-call XCTest helper (apart, so the CLI does not link XCTest).
+        .target(
+            name: "ImagoConformanceXCTest",
+            dependencies: ["ImagoConformance"]),
+        // Imago's configurations and the mutant loaders as subjects; used by the conformance
+        // tests and `imago conform`, not a product.
+        .target(
+            name: "ImagoConformanceSubjects",
+            dependencies: ["Imago", "ImagoConformance", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "ImagoBench",
-            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs"]),
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "ImagoTestServer"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
-                "Imago", "ImagoCorpus", "ImagoBench", "ImagoTestServer",
+                "Imago", "ImagoCorpus", "ImagoBench", "ImagoTestServer", "ImagoConformance", "ImagoConformanceSubjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "ImagoTests",
-            dependencies: ["Imago", "ImagoCorpus", "ImagoTestServer"]),
+            dependencies: ["Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects"]),
         .testTarget(
             name: "ImagoCLITests",
             dependencies: ["ImagoCLI", "ImagoTestServer"]),
@@ -82,6 +100,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
+        // The benchmark harness's pure parts: statistics, CSV, baseline verdicts, traces, SVG.
+        .testTarget(
+            name: "ImagoBenchTests",
+            dependencies: ["ImagoBench"]),
     ],
     swiftLanguageModes: [.v6]
 )

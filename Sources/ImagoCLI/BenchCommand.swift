@@ -3,51 +3,39 @@ import Foundation
 import Imago
 import ImagoBench
 
-/// `imago bench`: decode throughput over generated photo-like inputs, against the bare C
-/// call and Pillow, printed as a Markdown table (and written to --out when given).
-struct BenchCommand: ParsableCommand {
+/// `imago bench`: runs the benchmark scenarios and writes `Reports/<UTC timestamp>/`
+/// (results.csv, report.md, SVG charts), re-pointing `Reports/latest` at it.
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure decode throughput (MP/s) per format and size against the bare C call and Pillow.")
+        abstract: "Run the benchmark scenarios and write a CSV/Markdown/SVG report.",
+        discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")).")
 
-    @Flag(help: "Fewer samples and only the 2 MP inputs (about a minute).")
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (repeatable; default: all).")
+    var scenarios: [String] = []
+
+    @Flag(help: "Fewer sizes and samples (about two minutes).")
     var quick = false
 
-    @Option(help: "Where generated inputs are cached (default .bench-inputs, outside git).")
-    var inputs = ".bench-inputs"
+    @Option(help: "Reports root; the run goes to DIR/<UTC timestamp>/ and DIR/latest points at it.")
+    var out = "Reports"
 
-    @Option(help: "Also write the Markdown table to this file.")
-    var out: String?
+    @Option(help: "Where generated inputs are cached (outside git).")
+    var inputs = ".bench-inputs"
 
     @Option(help: "Python interpreter used for the Pillow peer.")
     var python = "python3"
 
-    func run() throws {
-        let sizes: [Double] = quick ? [2] : [2, 12]
-        let benchInputs = try BenchInputs.prepare(megapixels: sizes, directory: inputs) { line in
-            printError(line)
-        }
-        let benchmark = DecodeBenchmark(
-            plan: quick ? .quick : SamplingPlan(),
-            coldProcesses: quick ? 3 : 5,
-            executable: Self.executablePath,
-            pillow: PillowPeer.locate(python: python))
-        var measurements: [DecodeMeasurement] = []
-        for input in benchInputs {
-            try benchmark.run(input) { measurement in
-                measurements.append(measurement)
-                let rate = measurement.megapixelsPerSecond.map { String(format: "%.1f MP/s", $0) }
-                    ?? "skipped: \(measurement.skipped ?? "")"
-                printError("\(input.kind) \(String(format: "%.1f", input.megapixels)) MP  \(measurement.decoder) \(measurement.state): \(rate)")
-            }
-        }
-        let table = DecodeReport.markdown(measurements)
-        print(table)
-        if let out {
-            let url = URL(fileURLWithPath: out)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try (table + "\n").write(to: url, atomically: true, encoding: .utf8)
-        }
+    func validate() throws {
+        do { _ = try BenchScenarios.select(scenarios) } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() async throws {
+        let context = BenchContext(quick: quick, inputsDirectory: inputs, executable: Self.executablePath,
+                                   pillow: PillowPeer.locate(python: python), progress: ProgressReporter())
+        let runner = BenchRunner(context: context, scenarios: try BenchScenarios.select(scenarios),
+                                 root: URL(fileURLWithPath: out, isDirectory: true))
+        _ = try await runner.run()
     }
 
     static var executablePath: String {
@@ -74,5 +62,20 @@ struct BenchChildCommand: ParsableCommand {
             throw ExitCode(65)
         }
         print(String(format: "%.4f", ms))
+    }
+}
+
+/// `imago bench-probe JSON`: one memory probe in this fresh process, printing its result as JSON.
+struct BenchProbeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-probe", abstract: "Run one memory probe and print its JSON result (used by bench).",
+        shouldDisplay: false)
+
+    @Argument(help: "A MemoryProbe as JSON.") var probe: String
+
+    func run() async throws {
+        let probe = try JSONDecoder().decode(MemoryProbe.self, from: Data(self.probe.utf8))
+        let result = try await MemoryProbeRunner.run(probe)
+        print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
     }
 }

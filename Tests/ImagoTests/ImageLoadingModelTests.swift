@@ -140,6 +140,18 @@ final class ImageLoadingModelTests: XCTestCase {
         XCTAssertEqual(cancelling.phase.name, "empty")
     }
 
+    func testAModelThatGoesAwayLeavesItsLoad() async throws {
+        let stall = Gate()
+        server.setRoute("/abandoned.jpg", Route(body: jpeg, faults: Faults(stallAfterBytes: 100, gate: stall)))
+        let closedBefore = server.counters.connectionsClosedByClient
+        var model: ImageLoadingModel? = self.model("/abandoned.jpg")
+        model?.load()
+        try await server.counters.waitUntil { $0.bodyBytesSent(for: "/abandoned.jpg") >= 100 }
+        model = nil
+        try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
+        stall.open()
+    }
+
     func testSourceChangeNeverShowsTheOldImageAsSuccess() async throws {
         let gate = Gate()
         server.setRoute("/slow.png", Route(body: png, faults: Faults(gate: gate)))

@@ -1,3 +1,4 @@
+import ImagoConformance
 import Foundation
 import ImagoTestServer
 import Synchronization

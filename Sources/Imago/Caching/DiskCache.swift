@@ -132,6 +132,14 @@ public final class DiskCache: Sendable {
         }) ?? 0
     }
 
+    /// Entries held, from the directory as of now (0 when the directory cannot be read).
+    public var entryCount: Int {
+        (try? lock.withLock { state, session in
+            try synchronize(&state, session)
+            return state.index.items.count
+        }) ?? 0
+    }
+
     // MARK: - Removing
 
     /// Removes the entry for `key`, e.g. after it failed to decode (CACHE-4).

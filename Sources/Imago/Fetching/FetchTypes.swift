@@ -66,6 +66,11 @@ public struct FetchProgress: Sendable, Hashable {
     public var received: Int
     public var expected: Int?
 
+    public init(received: Int, expected: Int?) {
+        self.received = received
+        self.expected = expected
+    }
+
     /// Completed fraction in 0...1, or nil when the total is unknown (never made up).
     public var fraction: Double? {
         guard let expected, expected > 0 else { return nil }

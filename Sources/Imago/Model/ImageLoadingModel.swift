@@ -29,12 +29,26 @@ public final class ImageLoadingModel {
         self.missingSourceBehavior = missingSourceBehavior
     }
 
+    /// A model that goes away (its view is gone) leaves its load: the shared work stops unless
+    /// another subscriber still wants it.
+    isolated deinit {
+        task?.load.cancel()
+        task?.watcher.cancel()
+    }
+
     public convenience init(pipeline: ImagePipeline, source: ImageSource?, options: DecodeOptions = DecodeOptions()) {
         self.init(pipeline: pipeline, request: source.map { ImageRequest(source: $0, options: options) })
     }
 
     /// Every phase from now on, starting with the current one (ORDER-2).
     public var phases: AsyncStream<ImagePhase> { observers.stream(startingWith: phase) }
+
+    /// Calls `observer` with the current phase now, then synchronously with every phase as it is
+    /// published, for as long as the model lives (a UI binding, or a test that must see each
+    /// publication where it happens).
+    public func observe(_ observer: @escaping @MainActor (ImagePhase) -> Void) {
+        observers.observe(startingWith: phase, observer)
+    }
 
     /// Starts loading the current request. A memory hit publishes `success(.memory)` before
     /// returning and nothing else (CACHE-1); a miss publishes `loading` before returning
@@ -79,6 +93,13 @@ public final class ImageLoadingModel {
         guard task != nil else { return }
         stopAttempt()
         if !phase.isSuccess { publish(.empty) }
+    }
+
+    /// Changes the priority of the request, including a load under way: its shared work is
+    /// re-ranked at its next stage admission (SHARE-5).
+    public func setPriority(_ priority: ImageRequestPriority) {
+        request?.priority = priority
+        task?.load.priority = priority
     }
 
     /// A new attempt after a failure: `loading`, then a new request (RETRY-3).

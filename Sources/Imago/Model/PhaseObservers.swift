@@ -1,8 +1,19 @@
-/// The model's AsyncStream subscribers; each new stream first gets the current phase.
+/// The model's subscribers: AsyncStreams and synchronous callbacks; each first gets the
+/// current phase.
 @MainActor
 final class PhaseObservers {
     private var continuations: [Int: AsyncStream<ImagePhase>.Continuation] = [:]
+    private var callbacks: [@MainActor (ImagePhase) -> Void] = []
     private var nextID = 0
+
+    func observe(startingWith current: ImagePhase, _ callback: @escaping @MainActor (ImagePhase) -> Void) {
+        callback(current)
+        callbacks.append(callback)
+    }
+
+    deinit {
+        for continuation in continuations.values { continuation.finish() }
+    }
 
     func stream(startingWith current: ImagePhase) -> AsyncStream<ImagePhase> {
         let (stream, continuation) = AsyncStream.makeStream(of: ImagePhase.self, bufferingPolicy: .unbounded)
@@ -17,6 +28,7 @@ final class PhaseObservers {
     }
 
     func send(_ phase: ImagePhase) {
+        for callback in callbacks { callback(phase) }
         for continuation in continuations.values { continuation.yield(phase) }
     }
 }

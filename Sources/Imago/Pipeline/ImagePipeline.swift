@@ -58,6 +58,10 @@ public final class ImagePipeline: Sendable {
         }
     }
 
+    /// Loads waiting for a network slot (`Configuration.maxConcurrentFetches`), for diagnostics
+    /// and tests of priority order.
+    public var queuedFetchCount: Int { networkLimiter.waitingCount }
+
     /// Starts loading `requests` at low priority so they are cached when needed.
     public func startPrefetching(_ requests: [ImageRequest]) {
         for original in requests {

@@ -31,7 +31,7 @@ public final class ImageTask: Sendable {
     }
 
     func start(_ body: @escaping @Sendable (@escaping @Sendable () -> ImageRequestPriority) async -> Result<ImageResponse, ImageLoadingError>) {
-        let reader: @Sendable () -> ImageRequestPriority = { [livePriority = self] in livePriority.priority }
+        let reader: @Sendable () -> ImageRequestPriority = { self.priority }   // held until the load ends
         let running = Task(priority: request.priority.taskPriority) { await body(reader) }
         task.withLock { $0 = running }
     }

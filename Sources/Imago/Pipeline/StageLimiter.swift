@@ -79,12 +79,10 @@ final class StageLimiter: Sendable {
                 state.running -= 1
                 return nil
             }
-            // Highest current priority; the earliest among equals.
-            var best = 0
-            for index in state.waiters.indices.dropFirst()
-            where state.waiters[index].priority() > state.waiters[best].priority() {
-                best = index
-            }
+            // Highest current priority, each read once; the earliest among equals (max(by:)
+            // keeps the first of equal elements).
+            let priorities = state.waiters.map { $0.priority() }
+            let best = priorities.indices.max { priorities[$0] < priorities[$1] } ?? 0
             return state.waiters.remove(at: best)
         }
         next?.continuation.resume(returning: true)

@@ -9,7 +9,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Outcome = Result<Value, ImageLoadingError>
     typealias Work = @Sendable (SharedWork) async -> Outcome
 
-    private final class Entry: @unchecked Sendable {   // mutated only under `entries`' lock
+    private final class Entry: @unchecked Sendable {   // mutated only under `state`'s lock
         var subscribers: [Int: CheckedContinuation<Outcome, Never>] = [:]
         var task: Task<Void, Never>?
         let shared = SharedWork()
@@ -52,11 +52,13 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                       continuation: CheckedContinuation<Outcome, Never>, work: @escaping Work) {
         let cancelled = state.withLock { state -> Bool in
             if state.pending.remove(id) == nil { return true }
-            let entry: Entry
-            if let existing = state.entries[key] {
-                entry = existing
-            } else {
-                entry = Entry()
+            let existing = state.entries[key]
+            let entry = existing ?? Entry()
+            // Subscribe before the work starts: a task started first could read the shared
+            // priority (or report progress) while it still has no subscriber.
+            entry.subscribers[id] = continuation
+            entry.shared.subscribe(id, priority: priority, onProgress: onProgress)
+            if existing == nil {
                 state.entries[key] = entry
                 let shared = entry.shared
                 entry.task = Task(priority: priority().taskPriority) { [weak self] in
@@ -64,8 +66,6 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     self?.complete(key: key, entry: entry, outcome: outcome)
                 }
             }
-            entry.subscribers[id] = continuation
-            entry.shared.subscribe(id, priority: priority, onProgress: onProgress)
             return false
         }
         if cancelled { continuation.resume(returning: .failure(.cancelled)) }

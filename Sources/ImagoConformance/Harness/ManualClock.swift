@@ -2,12 +2,12 @@ import Synchronization
 
 /// A clock that only moves when the test says so; sleepers wake when `advance` passes their
 /// deadline. Lets retry back-off be tested without real waiting.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+public final class ManualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
     private struct Sleeper {
@@ -23,11 +23,13 @@ final class ManualClock: Clock, Sendable {
     }
 
     private let state = Mutex(State())
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    public init() {}
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
+    /// Sleepers waiting for a deadline (a check knows a back-off has begun when this rises).
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID
@@ -58,7 +60,7 @@ final class ManualClock: Clock, Sendable {
         }
     }
 
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let ready = state.sleepers.filter { $0.value.deadline <= state.now }

@@ -25,6 +25,9 @@ public struct PillowPeer: Sendable {
         Array(try timings(file: file, iterations: warmUp + iterations).dropFirst(warmUp))
     }
 
+    /// A warm interpreter for interleaved samples.
+    func warmSession() throws -> PillowWarmSession { try PillowWarmSession(python: python) }
+
     private func timings(file: String, iterations: Int) throws -> [Double] {
         let output = try Self.runPython(python, ["-c", Self.script, file, String(iterations)])
         return output.split(separator: "\n").compactMap { Double($0) }

@@ -1,0 +1,14 @@
+/* The bench's heap figure: glibc's own count of bytes in use (Swift's Glibc module does not
+ * export mallinfo2, so it is read here). */
+#include "imago_reference.h"
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+
+size_t imago_reference_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks;
+}
+#else
+size_t imago_reference_heap_in_use(void) { return 0; }
+#endif

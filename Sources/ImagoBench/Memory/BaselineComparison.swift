@@ -1,0 +1,80 @@
+/// Compares a memory-gate run with the baseline, entry by entry, and decides the exit status:
+/// 0 when everything is within tolerance, 2 when anything regressed (or a baselined figure
+/// could not be measured), 4 when nothing regressed but something improved beyond tolerance
+/// or is not in the baseline yet (run `make bench-baseline`).
+public struct BaselineComparison: Sendable, Equatable {
+    public enum Verdict: String, Sendable, Equatable {
+        case within
+        case regression
+        case improvement
+        /// In the baseline but not measured this time.
+        case missing
+        /// Measured but not in the baseline.
+        case new
+    }
+
+    public struct Row: Sendable, Equatable {
+        public let scenario: String
+        public let metric: String
+        public let baselineBytes: Int?
+        public let measuredBytes: Int?
+        public let allowanceBytes: Int?
+        public let verdict: Verdict
+    }
+
+    public let rows: [Row]
+
+    /// Exit statuses.
+    public static let exitWithin: Int32 = 0, exitRegression: Int32 = 2, exitImprovement: Int32 = 4
+
+    /// `measured` maps "scenario metric" pairs to bytes.
+    public init(baseline: Baseline, measured: [MemoryGate.Measurement]) {
+        var rows: [Row] = []
+        for entry in baseline.entries {
+            let allowance = (entry.tolerance ?? baseline.tolerance).allowance(for: entry.bytes)
+            guard let value = measured.first(where: { $0.scenario == entry.scenario && $0.metric == entry.metric })?.bytes else {
+                rows.append(Row(scenario: entry.scenario, metric: entry.metric, baselineBytes: entry.bytes,
+                                measuredBytes: nil, allowanceBytes: allowance, verdict: .missing))
+                continue
+            }
+            let verdict: Verdict = value > entry.bytes + allowance ? .regression
+                : value < entry.bytes - allowance ? .improvement : .within
+            rows.append(Row(scenario: entry.scenario, metric: entry.metric, baselineBytes: entry.bytes,
+                            measuredBytes: value, allowanceBytes: allowance, verdict: verdict))
+        }
+        for extra in measured where !baseline.entries.contains(where: { $0.scenario == extra.scenario && $0.metric == extra.metric }) {
+            rows.append(Row(scenario: extra.scenario, metric: extra.metric, baselineBytes: nil,
+                            measuredBytes: extra.bytes, allowanceBytes: nil, verdict: .new))
+        }
+        self.rows = rows
+    }
+
+    public var exitStatus: Int32 {
+        if rows.contains(where: { $0.verdict == .regression || $0.verdict == .missing }) { return Self.exitRegression }
+        if rows.contains(where: { $0.verdict == .improvement || $0.verdict == .new }) { return Self.exitImprovement }
+        return Self.exitWithin
+    }
+
+    /// One aligned line per row: scenario, metric, baseline, measured, allowed band, verdict.
+    public var lines: [String] {
+        func mib(_ bytes: Int?) -> String { bytes.map { String(format: "%.2f MiB", Double($0) / 1_048_576) } ?? "—" }
+        let header = pad("scenario", 34) + pad("metric", 17) + pad("baseline", 13) + pad("measured", 13) + pad("allowed ±", 13) + "verdict"
+        return [header] + rows.map { row in
+            pad(row.scenario, 34) + pad(row.metric, 17) + pad(mib(row.baselineBytes), 13) + pad(mib(row.measuredBytes), 13)
+                + pad(mib(row.allowanceBytes), 13) + row.verdict.rawValue.uppercased()
+        }
+    }
+
+    /// What the exit status means, for the last line of the output.
+    public var conclusion: String {
+        switch exitStatus {
+        case Self.exitRegression: "bench-check: memory regression (exit 2)"
+        case Self.exitImprovement: "bench-check: improved beyond tolerance or new figures; run `make bench-baseline` and commit Reports/baseline.json (exit 4)"
+        default: "bench-check: every figure within tolerance (exit 0)"
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Imago
+
+/// The child side of a memory probe: measures the process around the probe's work.
+public enum MemoryProbeRunner {
+    public static func run(_ probe: MemoryProbe) async throws -> MemoryProbeResult {
+        // Touch what every probe needs before the "before" reading, so lazy runtime set-up
+        // (Foundation's first file read, the decoder tables) is not charged to the probe.
+        _ = ProcessMemory.residentBytes()
+        let before = ProcessMemory.residentBytes() ?? 0
+        let mallocBefore = ProcessMemory.mallocInUseBytes()
+        let reset = ProcessMemory.resetPeak()
+        let start = ContinuousClock.now
+        let owner = ReleaseWatch()
+        let decodedBytes = try await perform(probe, owner: owner)
+        let elapsed = ContinuousClock.now - start
+        let peak = ProcessMemory.peakResidentBytes() ?? 0
+        // A pipeline's tasks drop their last references a moment after the result is
+        // delivered; measuring before that would count memory about to be freed (and freed
+        // pixel mappings would land in PixelMemory's reuse pool after the trim below).
+        let released = await owner.waitForRelease()
+        PixelMemory.trim()
+        let after = ProcessMemory.residentBytes() ?? 0
+        let mallocAfter = ProcessMemory.mallocInUseBytes()
+        let (seconds, attoseconds) = elapsed.components
+        return MemoryProbeResult(
+            milliseconds: Double(seconds) * 1000 + Double(attoseconds) / 1e15,
+            peakGrowthBytes: peak - before, peakResidentBytes: peak, heldAfterBytes: after - before,
+            mallocHeldBytes: mallocAfter - mallocBefore, decodedBytes: decodedBytes, peakWasReset: reset,
+            ownerReleased: released)
+    }
+
+    /// Runs the probe's work and returns the decoded size; every result is released on return.
+    static func perform(_ probe: MemoryProbe, owner: ReleaseWatch) async throws -> Int {
+        switch probe {
+        case .decode(let file):
+            return try ImageDecoder.decode(contentsOfFile: file, options: DecodeOptions(), cancellation: nil).pixels.byteCount
+        case .thumbnail(let file, let maxPixelSize, let method):
+            return try Thumbnailer.make(file: file, maxPixelSize: maxPixelSize, method: method).byteCount
+        case .fetch(let url, let strategy, let temporaryDirectory):
+            guard let strategy = FetchStrategy(rawValue: strategy), let url = URL(string: url) else {
+                throw BenchError("bad fetch probe \(url) \(strategy)")
+            }
+            let pipeline = ImagePipeline(configuration: .init(
+                memoryCache: nil, fetchStrategy: strategy, retryPolicy: .none,
+                temporaryDirectory: URL(fileURLWithPath: temporaryDirectory)))
+            owner.watch(pipeline)
+            return try await pipeline.response(for: ImageRequest(source: .url(url))).pixels.byteCount
+        case .pipelineBatch(let file, let count, let cacheCostLimit):
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            let pipeline = ImagePipeline(configuration: .init(
+                memoryCache: MemoryCache(configuration: .init(costLimit: cacheCostLimit))))
+            owner.watch(pipeline)
+            var total = 0
+            for index in 0..<count {
+                total += try await pipeline.response(for: ImageRequest(source: .data(data, id: "batch-\(index)"))).pixels.byteCount
+            }
+            return total
+        }
+    }
+}
+
+/// Watches the object a probe's work was done by (its pipeline) without keeping it alive.
+final class ReleaseWatch: @unchecked Sendable {   // written once by the probe before it returns
+    private weak var object: AnyObject?
+
+    func watch(_ object: AnyObject) { self.object = object }
+
+    /// Waits until the watched object is gone (polling each millisecond, at most 5 s);
+    /// false when it is still alive then, i.e. leaked.
+    func waitForRelease() async -> Bool {
+        for _ in 0..<5000 {
+            if object == nil { return true }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return object == nil
+    }
+}
+
+/// The two ways to make a thumbnail the thumbnail scenario compares.
+public enum Thumbnailer {
+    public static func make(file: String, maxPixelSize: Int, method: MemoryProbe.ThumbnailMethod) throws -> PixelBuffer {
+        switch method {
+        case .downsampledDecode:
+            return try ImageDecoder.decode(contentsOfFile: file, options: DecodeOptions(maxPixelSize: maxPixelSize)).pixels
+        case .fullDecodeThenResize:
+            let full = try ImageDecoder.decode(contentsOfFile: file).pixels
+            return try full.resized(to: fitting(width: full.width, height: full.height, maxPixelSize: maxPixelSize))
+        }
+    }
+
+    /// The size whose longest side is `maxPixelSize` with the aspect ratio kept (never upscaled),
+    /// rounded as the decoders round.
+    public static func fitting(width: Int, height: Int, maxPixelSize: Int) -> PixelSize {
+        let longest = max(width, height)
+        guard longest > maxPixelSize else { return PixelSize(width: width, height: height) }
+        let scale = Double(maxPixelSize) / Double(longest)
+        return PixelSize(width: max(1, Int((Double(width) * scale).rounded())),
+                         height: max(1, Int((Double(height) * scale).rounded())))
+    }
+}

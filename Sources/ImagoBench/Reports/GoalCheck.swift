@@ -1,0 +1,108 @@
+/// The issue's measurable goals, judged from a run's results: each becomes a row saying
+/// pass, miss, or "not measured" (the scenario was not run or was skipped), never assumed.
+public struct GoalRow: Sendable, Equatable {
+    public enum Verdict: String, Sendable { case pass, miss, notMeasured = "not measured" }
+    public let goal: String
+    public let target: String
+    public let measured: String
+    public let verdict: Verdict
+}
+
+public enum GoalCheck {
+    /// The size the decode goals are stated at.
+    static let goalSize = "12MP"
+    /// Cold-process Imago/Pillow ratios required per format.
+    static let coldRatios: [(String, Double)] = [("jpeg-baseline", 3), ("webp-lossy", 3), ("jpeg-progressive", 1.8),
+                                                 ("webp-lossless", 1.8), ("png-rgb8", 1.2)]
+    /// Warm-loop Imago/Pillow ratios required per format.
+    static let warmRatios: [(String, Double)] = [("jpeg-baseline", 1.5), ("jpeg-progressive", 1.5),
+                                                 ("webp-lossy", 1.4), ("png-rgb8", 1.1)]
+
+    public static func rows(_ results: [BenchResult]) -> [GoalRow] {
+        decodeRows(results) + memoryRows(results) + pipelineRows(results)
+    }
+
+    static func decodeRows(_ results: [BenchResult]) -> [GoalRow] {
+        let rate = { (format: String, decoder: String, state: String) in
+            DecodeGoals.rate(results, format: format, size: goalSize, decoder: decoder, state: state)
+        }
+        func ratioRow(_ goal: String, _ minimum: Double, _ a: Double?, _ b: Double?) -> GoalRow {
+            guard let a, let b else { return GoalRow(goal: goal, target: "≥ \(minimum)×", measured: "—", verdict: .notMeasured) }
+            return GoalRow(goal: goal, target: "≥ \(minimum)×", measured: String(format: "%.2f×", a / b),
+                           verdict: a / b >= minimum ? .pass : .miss)
+        }
+        var rows = coldRatios.map { format, minimum in
+            ratioRow("decode \(format) \(goalSize), cold process: Imago vs Pillow", minimum,
+                     rate(format, "imago", "cold-process"), rate(format, "pillow", "cold-process"))
+        }
+        rows += warmRatios.map { format, minimum in
+            ratioRow("decode \(format) \(goalSize), warm loop: Imago vs Pillow", minimum,
+                     rate(format, "imago", "fresh"), rate(format, "pillow", "warm-loop"))
+        }
+        let pairs = [("warm pages", "fresh", "warm"), ("fresh pages", "fresh-pages", "fresh")]
+        for (format, _) in coldRatios {
+            for (label, imagoState, cState) in pairs {
+                let goal = "wrapper overhead \(format) \(goalSize), \(label): Imago vs C"
+                guard let imago = rate(format, "imago", imagoState), let c = rate(format, "c-direct", cState) else {
+                    rows.append(GoalRow(goal: goal, target: "≤ 3%", measured: "—", verdict: .notMeasured))
+                    continue
+                }
+                let overhead = c / imago - 1   // extra time per decode relative to the bare call
+                rows.append(GoalRow(goal: goal, target: "≤ 3%", measured: String(format: "%+.1f%%", overhead * 100),
+                                    verdict: overhead <= 0.03 ? .pass : .miss))
+            }
+        }
+        return rows
+    }
+
+    static func memoryRows(_ results: [BenchResult]) -> [GoalRow] {
+        let goal = "download-to-file 40MP peak RSS growth (p50) ≤ decoded bytes + 16 MiB"
+        let fetch = results.filter { $0.scenario == "fetch" && $0.parameter("size") == "40MP" }
+        guard let decoded = fetch.first(where: { $0.metric == "decoded-size" })?.p50,
+              let peak = fetch.first(where: { $0.metric == "peak-rss-growth" && $0.parameter("strategy") == "file"
+                                              && $0.parameter("bandwidth") == "unthrottled" })?.p50
+        else { return [GoalRow(goal: goal, target: "≤ decoded + 16 MiB", measured: "—", verdict: .notMeasured)] }
+        return [GoalRow(goal: goal, target: String(format: "≤ %.1f MiB", decoded + 16),
+                        measured: String(format: "%.1f MiB", peak), verdict: peak <= decoded + 16 ? .pass : .miss)]
+    }
+
+    static func pipelineRows(_ results: [BenchResult]) -> [GoalRow] {
+        var rows: [GoalRow] = []
+        let hit = results.first { $0.scenario == "cache" && $0.parameter("level") == "memory-hit" }?.p50
+        rows.append(hit.map { GoalRow(goal: "memory hit p50 (load → success published)", target: "≤ 10 µs",
+                                      measured: String(format: "%.2f µs", $0), verdict: $0 <= 10 ? .pass : .miss) }
+                    ?? GoalRow(goal: "memory hit p50", target: "≤ 10 µs", measured: "—", verdict: .notMeasured))
+        let cancels = results.filter { $0.scenario == "cancellation" && $0.metric == "cancel-to-task-end" }
+        for row in cancels {
+            let label = "cancel-to-end p99 at \(row.parameter("point") ?? "?")" + (row.parameter("strategy").map { " (\($0))" } ?? "")
+            if let p99 = row.statistics?.p99 {
+                rows.append(GoalRow(goal: label, target: "≤ 5 ms", measured: String(format: "%.2f ms", p99),
+                                    verdict: p99 <= 5 ? .pass : .miss))
+            } else {
+                rows.append(GoalRow(goal: label, target: "≤ 5 ms", measured: "—", verdict: .notMeasured))
+            }
+        }
+        if cancels.isEmpty { rows.append(GoalRow(goal: "cancel-to-end p99", target: "≤ 5 ms", measured: "—", verdict: .notMeasured)) }
+        let crowd = results.filter { $0.scenario == "coalescing" && $0.parameter("concurrent-loads") == "100" }
+        let requests = crowd.first { $0.metric == "requests" }?.statistics?.max
+        let decodes = crowd.first { $0.metric == "decodes" }?.statistics?.max
+        if let requests, let decodes {
+            rows.append(GoalRow(goal: "100 identical loads (worst round)", target: "1 request, 1 decode",
+                                measured: "\(Int(requests)) request(s), \(Int(decodes)) decode(s)",
+                                verdict: requests == 1 && decodes == 1 ? .pass : .miss))
+        } else {
+            rows.append(GoalRow(goal: "100 identical loads", target: "1 request, 1 decode", measured: "—", verdict: .notMeasured))
+        }
+        return rows
+    }
+}
+
+/// Looks up decode throughput at the median.
+enum DecodeGoals {
+    static func rate(_ results: [BenchResult], format: String, size: String, decoder: String, state: String) -> Double? {
+        results.first {
+            $0.scenario == "decode" && $0.parameter("format") == format && $0.parameter("size") == size
+                && $0.parameter("decoder") == decoder && $0.parameter("state") == state
+        }?.p50
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// `report.md`: the machine, the answers, the goal check, then one table per scenario, with
+/// the SVG charts linked where their scenario ran.
+public enum MarkdownReport {
+    /// - Parameter loadAverages: /proc/loadavg at the start and the end of the run.
+    public static func markdown(results: [BenchResult], machine: MachineInfo, scenarios: [any BenchScenario],
+                                quick: Bool, started: Date, duration: Double, loadAverages: (start: String, end: String),
+                                charts: [(file: String, title: String, svg: String)]) -> String {
+        var out: [String] = []
+        out.append("# Imago benchmark report")
+        out.append("")
+        out.append("Run \(ISO8601DateFormatter().string(from: started)), \(quick ? "quick" : "full") mode, "
+                   + "\(ProgressReporter.format(seconds: duration)); scenarios: \(scenarios.map(\.name).joined(separator: ", ")). "
+                   + "Raw rows: [results.csv](results.csv).")
+        out.append("")
+        out.append(machine.markdown)
+        out.append("| load average (1/5/15 min) | start \(loadAverages.start), end \(loadAverages.end) |")
+        out.append("")
+        out.append("## Summary")
+        out.append("")
+        out.append(ReportSummary.markdown(results))
+        out.append("")
+        out.append("## Goals")
+        out.append("")
+        let goals = GoalCheck.rows(results)
+        out.append("| goal | target | measured | verdict |")
+        out.append("|---|---|---|---|")
+        out += goals.map { "| \($0.goal) | \($0.target) | \($0.measured) | \($0.verdict == .miss ? "**miss**" : $0.verdict.rawValue) |" }
+        let missed = goals.filter { $0.verdict == .miss }
+        out.append("")
+        out.append(missed.isEmpty ? "Every measured goal passed."
+                   : "Missed: " + missed.map { "\($0.goal) (\($0.measured), target \($0.target))" }.joined(separator: "; ") + ".")
+        if !charts.isEmpty {
+            out.append("")
+            out.append("## Charts")
+            out.append("")
+            out += charts.map { "- [\($0.title)](\($0.file))\n\n  ![\($0.title)](\($0.file))" }
+        }
+        for scenario in scenarios {
+            let rows = results.filter { $0.scenario == scenario.name }
+            out.append("")
+            out.append("## \(scenario.name)")
+            out.append("")
+            out.append(scenario.question)
+            out.append("")
+            if scenario.name == "decode" {
+                out.append("Median MP/s (higher is better):")
+                out.append("")
+                out.append(DecodeTable.markdown(rows))
+                out.append("")
+                out.append("All decode rows with percentiles:")
+                out.append("")
+            }
+            out.append(table(rows))
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A generic table: parameters, metric, unit, percentiles and sample count.
+    public static func table(_ rows: [BenchResult]) -> String {
+        guard !rows.isEmpty else { return "No rows (the scenario failed or was not run)." }
+        var lines = ["| parameters | metric | unit | better | min | p50 | p90 | p99 | max | n |",
+                     "|---|---|---|---|---|---|---|---|---|---|"]
+        for row in rows {
+            let direction = row.direction == .lowerIsBetter ? "lower" : "higher"
+            if let s = row.statistics {
+                let cells = [s.min, s.p50, s.p90, s.p99, s.max].map(cell)
+                lines.append("| \(row.parameters) | \(row.metric) | \(row.unit) | \(direction) | "
+                             + cells.joined(separator: " | ") + " | \(s.count) |")
+            } else {
+                lines.append("| \(row.parameters) | \(row.metric) | \(row.unit) | \(direction) | skipped: "
+                             + (row.skipped ?? "").replacingOccurrences(of: "|", with: "/") + " | | | | | 0 |")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func cell(_ value: Double) -> String {
+        abs(value) >= 100 ? String(format: "%.0f", value) : abs(value) >= 1 ? String(format: "%.2f", value) : String(format: "%.3f", value)
+    }
+}

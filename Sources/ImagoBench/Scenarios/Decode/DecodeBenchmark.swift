@@ -1,0 +1,137 @@
+import CImagoCodecs
+import Foundation
+import Imago
+
+/// One encoded file the decode benchmark runs over.
+public struct BenchInput: Sendable {
+    /// Format and flavour, e.g. "jpeg-baseline", "webp-lossless".
+    public let kind: String
+    public let path: String
+    public let width: Int
+    public let height: Int
+    /// The nominal size the file was generated at (0.25, 2, 12, 40).
+    public let nominalMegapixels: Double
+    public var megapixels: Double { Double(width * height) / 1_000_000 }
+    /// "12MP", "0.25MP": the size as the report's parameters spell it.
+    public var sizeLabel: String {
+        (nominalMegapixels == nominalMegapixels.rounded() ? "\(Int(nominalMegapixels))" : "\(nominalMegapixels)") + "MP"
+    }
+
+    public init(kind: String, path: String, width: Int, height: Int, nominalMegapixels: Double) {
+        self.kind = kind
+        self.path = path
+        self.width = width
+        self.height = height
+        self.nominalMegapixels = nominalMegapixels
+    }
+}
+
+/// Decode throughput of one input, in three round-robin groups so that each comparison is
+/// between the same allocator states:
+/// - warm: Imago as a user gets it (a new `PixelBuffer` per decode, whose pages come from
+///   `PixelMemory`'s reuse pool once warmed up), the C library into one reused buffer, and
+///   Pillow's warm loop;
+/// - fresh pages: Imago with the reuse pool off (`PixelMemory.retainedByteLimit = 0`) and the
+///   C library into a newly malloc'd buffer each time;
+/// - cold process: Imago's and Pillow's first decode in new processes, alternating.
+public struct DecodeBenchmark {
+    /// Warm-up, sample counts and time floor of the in-process variants.
+    public var plan: SamplingPlan
+    /// Fresh processes per cold variant (default 5).
+    public var coldProcesses: Int
+    /// This executable, re-run with `bench-child` for cold-process samples.
+    public var executable: String
+    public var pillow: Result<PillowPeer, PeerUnavailable>
+
+    public init(plan: SamplingPlan, coldProcesses: Int = 5, executable: String,
+                pillow: Result<PillowPeer, PeerUnavailable>) {
+        self.plan = plan
+        self.coldProcesses = coldProcesses
+        self.executable = executable
+        self.pillow = pillow
+    }
+
+    /// The (decoder, state) variants in report order.
+    public static let variants: [(decoder: String, state: String)] = [
+        ("imago", "fresh"), ("c-direct", "warm"), ("pillow", "warm-loop"),
+        ("imago", "fresh-pages"), ("c-direct", "fresh"),
+        ("imago", "cold-process"), ("pillow", "cold-process"),
+    ]
+
+    /// Measures `input`; `afterRound` is told each finished round (for progress).
+    public func run(_ input: BenchInput, afterRound: () -> Void) throws -> [BenchResult] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: input.path))
+        let warmBuffer = UnsafeMutableRawPointer.allocate(byteCount: input.width * input.height * 4, alignment: 64)
+        defer { warmBuffer.deallocate() }
+        var warm: [InterleavedSampler.Variant] = [
+            .init("imago fresh") { try measureMilliseconds { _ = try ImageDecoder.decode(data) } },
+            .init("c-direct warm") { try measureMilliseconds { try referenceDecode(input, data, warmBuffer) } },
+        ]
+        let freshPages: [InterleavedSampler.Variant] = [
+            .init("imago fresh-pages") { try measureMilliseconds { _ = try ImageDecoder.decode(data) } },
+            .init("c-direct fresh") {
+                let buffer = UnsafeMutableRawPointer.allocate(byteCount: input.width * input.height * 4, alignment: 64)
+                defer { buffer.deallocate() }
+                return try measureMilliseconds { try referenceDecode(input, data, buffer) }
+            },
+        ]
+        var skipped: [String: String] = [:]
+        switch pillow {
+        case .success(let peer):
+            do {
+                let session = try peer.warmSession()   // lives as long as its variant's closure
+                warm.append(.init("pillow warm-loop") { try session.decodeMilliseconds(file: input.path) })
+            } catch {
+                skipped["pillow warm-loop"] = "\(error)"
+            }
+        case .failure(let unavailable):
+            skipped["pillow warm-loop"] = unavailable.reason
+            skipped["pillow cold-process"] = unavailable.reason
+        }
+        var outcomes = InterleavedSampler(plan: plan).run(warm) { _ in afterRound() }
+        let retained = PixelMemory.retainedByteLimit
+        PixelMemory.retainedByteLimit = 0
+        outcomes.merge(InterleavedSampler(plan: plan).run(freshPages) { _ in afterRound() }) { first, _ in first }
+        PixelMemory.retainedByteLimit = retained
+        var cold: [InterleavedSampler.Variant] = [
+            .init("imago cold-process") { try ChildProcess.firstDecodeMilliseconds(executable: executable, file: input.path) },
+        ]
+        if case .success(let peer) = pillow {
+            cold.append(.init("pillow cold-process") { try peer.coldSamples(file: input.path, processes: 1)[0] })
+        }
+        let coldPlan = SamplingPlan(warmUp: 0, minSamples: coldProcesses, maxSamples: coldProcesses, minSeconds: 0)
+        outcomes.merge(InterleavedSampler(plan: coldPlan).run(cold) { _ in afterRound() }) { first, _ in first }
+        return Self.variants.map { variant in
+            let name = "\(variant.decoder) \(variant.state)"
+            let parameters = Parameters.make(["format": input.kind, "size": input.sizeLabel,
+                                              "decoder": variant.decoder, "state": variant.state])
+            func row(skipped reason: String) -> BenchResult {
+                BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
+                            direction: .higherIsBetter, skipped: reason)
+            }
+            if let reason = skipped[name] { return row(skipped: reason) }
+            switch outcomes[name] {
+            case .success(let samples)?:
+                return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
+                                   direction: .higherIsBetter, samples: samples.map { input.megapixels / ($0 / 1000) })
+            case .failure(let error)?: return row(skipped: "\(error)")
+            case nil: return row(skipped: "not run")
+            }
+        }
+    }
+
+    private func referenceDecode(_ input: BenchInput, _ data: Data, _ buffer: UnsafeMutableRawPointer) throws {
+        let out = buffer.assumingMemoryBound(to: UInt8.self)
+        let w = UInt32(input.width), h = UInt32(input.height)
+        let status = data.withUnsafeBytes { raw -> imago_status in
+            let bytes = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            switch SniffedFormat(prefix: raw) {
+            case .supported(.png): return imago_reference_png(bytes, raw.count, out, w, h)
+            case .supported(.jpeg): return imago_reference_jpeg(bytes, raw.count, out, w, h)
+            case .supported(.webp): return imago_reference_webp(bytes, raw.count, out, w, h)
+            default: return IMAGO_ERR_UNSUPPORTED
+            }
+        }
+        guard status == IMAGO_OK else { throw BenchError("reference decode of \(input.path) failed (\(status.rawValue))") }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Imago
+import ImagoTestServer
+
+/// Scenario 7: many distinct images through the whole pipeline (loopback fetch, decode,
+/// store) with 1, 4, 8 and 16 loads in flight, against what one core decodes alone.
+public struct ThroughputScenario: BenchScenario {
+    public let name = "throughput"
+    public let question = "How many images per second does the pipeline deliver as concurrency grows, and how close is that to the cores' decode rate?"
+
+    public init() {}
+
+    /// Distinct images per run: 500 (quick: 100), 640×480 JPEGs.
+    static func imageCount(quick: Bool) -> Int { quick ? 100 : 500 }
+    /// Loads in flight.
+    static let concurrencies = [1, 4, 8, 16]
+    /// Runs per concurrency (each a fresh pipeline): 3 (quick: 1).
+    static func runs(quick: Bool) -> Int { quick ? 1 : 3 }
+
+    public func plannedUnits(quick: Bool) -> Int { 1 + Self.concurrencies.count * Self.runs(quick: quick) }
+
+    public func run(_ context: BenchContext) async throws -> [BenchResult] {
+        let images = try DistinctImages.make(count: Self.imageCount(quick: context.quick))
+        let singleCore = try Self.singleCoreRate(images)
+        context.progress.advance()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let server = try await TestServer.start()
+        for (index, image) in images.enumerated() {
+            server.setRoute("/t/\(index).jpg", Route(body: image, contentType: "image/jpeg"))
+        }
+        let size = Parameters.make(["images": "\(images.count)", "size": "640x480"])
+        var results = [BenchResult(scenario: name, parameters: size + " path=single-core-decode-only",
+                                   metric: "throughput", unit: "images/s", direction: .higherIsBetter, samples: [singleCore])]
+        do {
+            for concurrency in Self.concurrencies {
+                var rates: [Double] = []
+                for _ in 0..<Self.runs(quick: context.quick) {
+                    let urls = images.indices.map { server.url(for: "/t/\($0).jpg") }
+                    rates.append(try await Self.pipelineRate(urls, concurrency: concurrency))
+                    context.progress.advance()
+                }
+                let parameters = size + " concurrency=\(concurrency)"
+                results.append(BenchResult(scenario: name, parameters: parameters, metric: "throughput",
+                                           unit: "images/s", direction: .higherIsBetter, samples: rates))
+                let ideal = singleCore * Double(min(concurrency, cores))
+                results.append(BenchResult(scenario: name, parameters: parameters, metric: "efficiency-vs-decode-rate",
+                                           unit: "ratio", direction: .higherIsBetter, samples: rates.map { $0 / ideal }))
+            }
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
+        return results
+    }
+
+    /// Images per second one core decodes from memory, with no pipeline around it.
+    static func singleCoreRate(_ images: [[UInt8]]) throws -> Double {
+        let seconds = try measureMilliseconds {
+            for image in images { _ = try ImageDecoder.decode(image) }
+        } / 1000
+        return Double(images.count) / seconds
+    }
+
+    /// Images per second through a fresh pipeline, `concurrency` loads in flight at a time.
+    static func pipelineRate(_ urls: [URL], concurrency: Int) async throws -> Double {
+        let pipeline = ImagePipeline(configuration: .init(retryPolicy: .none))
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func startNext() {
+                let request = ImageRequest(source: .url(urls[next]))
+                group.addTask { _ = try await pipeline.response(for: request) }
+                next += 1
+            }
+            while next < min(concurrency, urls.count) { startNext() }
+            while try await group.next() != nil {
+                if next < urls.count { startNext() }
+            }
+        }
+        return Double(urls.count) / (ContinuousClock.now - start).seconds
+    }
+}

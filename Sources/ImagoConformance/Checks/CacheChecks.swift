@@ -1,0 +1,68 @@
+import Foundation
+import ImagoTestServer
+
+extension ConformanceCheck {
+    static let cacheChecks: [ConformanceCheck] = [
+        ConformanceCheck("CACHE-1", "A memory hit publishes exactly one success(memory) inside load().",
+                         requires: .memoryCache) { run in
+            let source = run.route("hit.png", run.images.small)
+            let loader = try run.loader()
+            _ = try await run.loadToEnd(loader, source, "first load")
+            let requests = run.requests(source)
+            let decodes = loader.decodeCount
+            let (model, recorder) = run.model(loader, source)
+            model.load()
+            let immediate = model.phase
+            await run.settle()
+            run.note("phase after load() \(immediate), phases \(recorder.transcript), requests \(run.requests(source)), "
+                     + "decodes \(loader.decodeCount)")
+            try run.expectSuccess(immediate, run.images.small, origin: .memory, "phase after load() returned")
+            try run.expect(recorder.phases == [.empty, immediate], "published more than one phase for a hit")
+            try run.expect(run.requests(source) == requests, "a memory hit made a request")
+            try run.expect(loader.decodeCount == decodes, "a memory hit decoded")
+        },
+        ConformanceCheck("CACHE-2", "A disk-only key needs no request, succeeds from disk, and is promoted.",
+                         requires: .diskCache) { run in
+            let source = run.route("disk.png", run.images.small)
+            _ = try await run.loadToEnd(try run.loader(), source, "first load")
+            let restarted = try run.loader()
+            let (model, recorder) = try await run.loadToEnd(restarted, source, "load after restart")
+            run.note("after restart \(recorder.transcript), requests \(run.requests(source))")
+            try run.expectSuccess(model.phase, run.images.small, origin: .disk, "load after restart")
+            try run.expect(run.requests(source) == 1, "a disk hit made a request")
+            if run.subject.capabilities.contains(.memoryCache) {
+                let (again, _) = try await run.loadToEnd(restarted, source, "load after the disk hit")
+                run.note("then \(again.phase)")
+                try run.expectSuccess(again.phase, run.images.small, origin: .memory, "load after the disk hit (promotion)")
+            }
+        },
+        ConformanceCheck("CACHE-3", "Every success tells its true origin.") { run in
+            let source = run.route("origin.png", run.images.small)
+            let loader = try run.loader()
+            let (first, _) = try await run.loadToEnd(loader, source, "first load")
+            let (second, _) = try await run.loadToEnd(loader, source, "second load")
+            let capabilities = run.subject.capabilities
+            let expected: ObservedOrigin = capabilities.contains(.memoryCache) ? .memory
+                : capabilities.contains(.diskCache) ? .disk : .network
+            run.note("first \(first.phase), second \(second.phase), requests \(run.requests(source))")
+            try run.expectSuccess(first.phase, run.images.small, origin: .network, "first load")
+            try run.expectSuccess(second.phase, run.images.small, origin: expected, "second load")
+            try run.expect(run.requests(source) == (expected == .network ? 2 : 1), "request count disagrees with the origin")
+        },
+        ConformanceCheck("CACHE-4", "A corrupt disk entry is a miss: removed, fetched again.", requires: .diskCache) { run in
+            let source = run.route("corrupt.png", run.images.small)
+            let first = try run.loader()
+            _ = try await run.loadToEnd(first, source, "first load")
+            let corrupted = try first.diskCache?.corruptEntry(for: source.url) ?? false
+            try run.expect(corrupted, "no disk entry to corrupt after a successful load")
+            let restarted = try run.loader()
+            let (model, recorder) = try await run.loadToEnd(restarted, source, "load over the corrupt entry")
+            run.note("after corruption \(recorder.transcript), requests \(run.requests(source))")
+            try run.expectSuccess(model.phase, run.images.small, origin: .network, "load over the corrupt entry")
+            try run.expect(run.requests(source) == 2, "the corrupt entry was not fetched again")
+            let (healed, _) = try await run.loadToEnd(try run.loader(), source, "load after the repair")
+            run.note("then \(healed.phase)")
+            try run.expectSuccess(healed.phase, run.images.small, origin: .disk, "load after the repair")
+        },
+    ]
+}

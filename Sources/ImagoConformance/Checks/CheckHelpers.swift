@@ -1,0 +1,74 @@
+import Foundation
+import ImagoTestServer
+
+extension CheckRun {
+    /// Makes a model for `source`, loads it and waits for its terminal phase.
+    public func loadToEnd(_ loader: any LoaderUnderTest, _ source: ConformanceSource?,
+                          _ what: String = "load") async throws -> (model: any ModelUnderTest, recorder: PhaseRecorder) {
+        let (model, recorder) = model(loader, source)
+        model.load()
+        try await expectTerminal(recorder, what)
+        return (model, recorder)
+    }
+
+    /// Serves `image` behind a closed gate, makes `count` models of `loader` for it, loads them
+    /// all, and returns once the server holds the response head.
+    public func startHeldLoad(_ name: String, _ image: ConformanceImage, loader: any LoaderUnderTest,
+                              models count: Int = 1) async throws
+        -> (gate: Gate, source: ConformanceSource, models: [(model: any ModelUnderTest, recorder: PhaseRecorder)]) {
+        let gate = Gate()
+        let source = route(name, image, faults: Faults(gate: gate))
+        let models = (0..<count).map { _ in model(loader, source) }
+        for (model, _) in models { model.load() }
+        try await gate.waitUntilHeld()
+        return (gate, source, models.map { (model: $0.0, recorder: $0.1) })
+    }
+
+    /// After a load was abandoned (cancel, source change) and its held response released: waits
+    /// until the server either saw the client close the connection or finished sending the
+    /// response, and in that case until the loader decoded it, so a late publication of the
+    /// abandoned result has had every chance to happen before the settle window.
+    public func waitForAbandonedTransfer(_ source: ConformanceSource, loader: any LoaderUnderTest,
+                                         closedBefore: Int, decodesBefore: Int) async {
+        let path = source.url.path
+        _ = try? await server.counters.waitUntil(timeout: .seconds(5)) {
+            $0.responsesCompleted(for: path) > 0 || $0.connectionsClosedByClient > closedBefore
+        }
+        if server.counters.responsesCompleted(for: path) > 0 {
+            _ = await waitUntil(timeout: .seconds(5)) { loader.decodeCount > decodesBefore }
+        }
+        await settle()
+    }
+
+    /// Fails unless `phase` is a success showing `image`.
+    public func expectSuccess(_ phase: ObservedPhase, _ image: ConformanceImage, origin: ObservedOrigin? = nil,
+                              _ what: String) throws {
+        guard case .success(let observedOrigin, let fingerprint) = phase else {
+            throw CheckFailed(reason: "\(what): expected success, got \(phase)")
+        }
+        try expect(fingerprint == image.fingerprint, "\(what): pixels \(fingerprint), expected \(image.fingerprint)")
+        if let origin {
+            try expect(observedOrigin == origin, "\(what): origin \(observedOrigin.rawValue), expected \(origin.rawValue)")
+        }
+    }
+
+    /// The TRANS-2 edge list.
+    static func isLegalEdge(_ from: ObservedPhase, _ to: ObservedPhase) -> Bool {
+        switch (from, to) {
+        case (_, .empty): true
+        case (.empty, .loading), (.loading, .loading), (.loading, .success), (.loading, .failure): true
+        case (.empty, .success(.memory, _)): true
+        case (.empty, .failure(.missingSource)): true
+        case (.success, .loading), (.failure, .loading): true
+        default: false
+        }
+    }
+
+    /// The first illegal edge in `phases`, if any.
+    static func firstIllegalEdge(_ phases: [ObservedPhase]) -> String? {
+        for (from, to) in zip(phases, phases.dropFirst()) where !isLegalEdge(from, to) {
+            return "\(from) → \(to)"
+        }
+        return nil
+    }
+}

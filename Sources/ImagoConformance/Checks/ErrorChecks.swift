@@ -1,0 +1,69 @@
+import Foundation
+import ImagoTestServer
+
+extension ConformanceCheck {
+    static let errorChecks: [ConformanceCheck] = [
+        ConformanceCheck("ERR-1", "A non-2xx fails with httpStatus at the head; nothing decoded or cached.") { run in
+            let loader = try run.loader()
+            for status in [404, 500] {
+                let page = Array("<html><body>error \(status)</body></html>".utf8)
+                let source = run.route("status-\(status).png", Route(body: page, contentType: "text/html",
+                                                                    faults: Faults(status: status)))
+                let (model, recorder) = try await run.loadToEnd(loader, source, "HTTP \(status)")
+                run.note("\(status): \(recorder.transcript)")
+                try run.expect(model.phase == .failure(.httpStatus(status)), "HTTP \(status) ended \(model.phase)")
+            }
+            // The body stalls after 4 bytes: only a loader that judges the head can end now.
+            let body = Gate()
+            let stalled = run.route("status-stalled.png", Route(body: [], faults: Faults(stallAfterBytes: 4, status: 404, gate: body)))
+            let (stalledModel, stalledRecorder) = run.model(loader, stalled)
+            stalledModel.load()
+            let decidedAtHead = await stalledRecorder.waitForTerminal(timeout: .seconds(5))
+            body.open()
+            run.note("404 with its body held: \(stalledRecorder.transcript)")
+            try run.expect(decidedAtHead && stalledModel.phase == .failure(.httpStatus(404)),
+                           "a 404 whose body is held did not fail before the body arrived")
+            run.note("decodes \(loader.decodeCount), disk entries \(loader.diskCache?.entryCount ?? 0), "
+                     + "memory cost \(loader.memoryCache?.totalCost ?? 0)")
+            try run.expect(loader.decodeCount == 0, "an error body was decoded")
+            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "an error body was stored on disk")
+            try run.expect((loader.memoryCache?.totalCost ?? 0) == 0, "something was stored in memory")
+        },
+        ConformanceCheck("ERR-2", "An undecodable body fails with a decoding error, an empty one with emptyData.") { run in
+            let loader = try run.loader()
+            let page = run.route("page.png", Route(body: Array("<!doctype html><p>hello</p>".utf8), contentType: "image/png"))
+            let empty = run.route("empty.png", Route(body: [], contentType: "image/png"))
+            let (pageModel, _) = try await run.loadToEnd(loader, page, "HTML body")
+            let (emptyModel, _) = try await run.loadToEnd(loader, empty, "empty body")
+            run.note("HTML body \(pageModel.phase), empty body \(emptyModel.phase)")
+            guard case .failure(.decoding) = pageModel.phase else {
+                throw CheckFailed(reason: "an HTML body ended \(pageModel.phase), not a decoding failure")
+            }
+            try run.expect(emptyModel.phase == .failure(.emptyData), "an empty body ended \(emptyModel.phase)")
+        },
+        ConformanceCheck("ERR-3", "A transfer short of its Content-Length is a transport failure; nothing cached.") { run in
+            let loader = try run.loader()
+            let image = run.images.big
+            let source = run.route("cut.png", image, faults: Faults(closeAfterBytes: image.bytes.count / 2))
+            let (model, recorder) = try await run.loadToEnd(loader, source, "truncated transfer")
+            run.note("\(recorder.transcript), disk entries \(loader.diskCache?.entryCount ?? 0), "
+                     + "in memory \(loader.memoryCache?.contains(source) ?? false)")
+            guard case .failure(.transport) = model.phase else {
+                throw CheckFailed(reason: "a truncated transfer ended \(model.phase), not a transport failure")
+            }
+            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "partial bytes reached the disk cache")
+            try run.expect(loader.memoryCache?.contains(source) != true, "a partial image reached the memory cache")
+        },
+        ConformanceCheck("ERR-4", "No negative caching: the next load() after a failure makes a new request.") { run in
+            let loader = try run.loader()
+            let source = run.route("flaky.png", Route(body: run.images.small.bytes, contentType: "image/png")
+                .failFirst(1, with: Faults(status: 503)))
+            let (failed, _) = try await run.loadToEnd(loader, source, "first load (503)")
+            let (model, recorder) = try await run.loadToEnd(loader, source, "second load")
+            run.note("first \(failed.phase), second \(recorder.transcript), requests \(run.requests(source))")
+            try run.expect(failed.phase.failure != nil, "first load (a 503) ended \(failed.phase)")
+            try run.expect(run.requests(source) == 2, "the failure was cached: \(run.requests(source)) requests")
+            try run.expectSuccess(model.phase, run.images.small, origin: .network, "second load")
+        },
+    ]
+}

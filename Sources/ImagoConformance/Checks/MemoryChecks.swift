@@ -1,0 +1,69 @@
+import Foundation
+
+extension ConformanceCheck {
+    static let memoryChecks: [ConformanceCheck] = [
+        ConformanceCheck("MEM-1", "Cost is the decoded size, the limit holds after every insert, reads refresh recency.",
+                         requires: .memoryCache) { run in
+            let (large, tiny1, tiny2) = (run.images.large, run.images.tiny1, run.images.tiny2)
+            let limit = large.decodedByteCount + tiny1.decodedByteCount + tiny2.decodedByteCount - 1
+            run.context.memoryCostLimit = limit
+            run.context.memoryEntryCostLimit = limit
+            let loader = try run.loader()
+            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe") }
+            try run.expect(cache.costLimit == limit, "the cache's limit is \(cache.costLimit), asked for \(limit)")
+            let sources = [run.route("large.png", large), run.route("tiny-1.png", tiny1), run.route("tiny-2.png", tiny2)]
+            _ = try await run.loadToEnd(loader, sources[0], "large")
+            let costOfLarge = cache.totalCost
+            run.note("limit \(limit), cost after the \(large.fingerprint) image \(costOfLarge) (decoded \(large.decodedByteCount))")
+            try run.expect(costOfLarge >= large.decodedByteCount && costOfLarge <= large.decodedByteCount + large.fingerprint.height * 64,
+                           "cost \(costOfLarge) is not the decoded size \(large.decodedByteCount)")
+            _ = try await run.loadToEnd(loader, sources[1], "tiny 1")
+            try run.expect(cache.totalCost <= cache.costLimit, "cost \(cache.totalCost) over the limit \(cache.costLimit)")
+            let (reread, _) = try await run.loadToEnd(loader, sources[0], "re-read large")
+            try run.expect(reread.phase.origin == .memory, "re-reading the large image was not a memory hit")
+            _ = try await run.loadToEnd(loader, sources[2], "tiny 2")
+            let kept = sources.map { cache.contains($0) }
+            run.note("after tiny 2: cost \(cache.totalCost), holds large/tiny1/tiny2 = \(kept)")
+            try run.expect(cache.totalCost <= cache.costLimit, "cost \(cache.totalCost) over the limit \(cache.costLimit)")
+            try run.expect(kept == [true, false, true],
+                           "evicted \(kept[0] ? "" : "the recently read large image ")\(kept[1] ? "" : "tiny 1 ")"
+                           + "instead of only the least recently used (tiny 1)")
+        },
+        ConformanceCheck("MEM-2", "An image over the per-entry limit is not inserted, evicts nothing, still succeeds.",
+                         requires: .memoryCache) { run in
+            let (large, tiny) = (run.images.large, run.images.tiny1)
+            run.context.memoryCostLimit = large.decodedByteCount * 4
+            run.context.memoryEntryCostLimit = large.decodedByteCount / 2
+            let loader = try run.loader()
+            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe") }
+            let small = run.route("tiny.png", tiny)
+            let oversized = run.route("large.png", large)
+            _ = try await run.loadToEnd(loader, small, "tiny")
+            let costBefore = cache.totalCost
+            let (model, _) = try await run.loadToEnd(loader, oversized, "oversized")
+            run.note("cost before \(costBefore), after \(cache.totalCost); oversized \(model.phase)")
+            try run.expectSuccess(model.phase, large, "oversized load")
+            try run.expect(!cache.contains(oversized), "the oversized image was inserted")
+            try run.expect(cache.contains(small) && cache.totalCost == costBefore, "the oversized insert evicted something")
+        },
+        ConformanceCheck("MEM-3", "Trimming drops the least recently used first and leaves the cache consistent.",
+                         requires: .memoryCache) { run in
+            let (large, tiny1, tiny2) = (run.images.large, run.images.tiny1, run.images.tiny2)
+            run.context.memoryCostLimit = (large.decodedByteCount + tiny1.decodedByteCount + tiny2.decodedByteCount) * 2
+            run.context.memoryEntryCostLimit = large.decodedByteCount * 2
+            let loader = try run.loader()
+            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe") }
+            let sources = [run.route("large.png", large), run.route("tiny-1.png", tiny1), run.route("tiny-2.png", tiny2)]
+            for source in sources { _ = try await run.loadToEnd(loader, source, source.url.lastPathComponent) }
+            _ = try await run.loadToEnd(loader, sources[0], "re-read large")
+            let target = cache.totalCost - tiny1.decodedByteCount - tiny2.decodedByteCount
+            cache.trim(toCost: target)
+            let kept = sources.map { cache.contains($0) }
+            run.note("trimmed to \(target): cost \(cache.totalCost), holds large/tiny1/tiny2 = \(kept)")
+            try run.expect(cache.totalCost <= target, "cost \(cache.totalCost) above the trim target \(target)")
+            try run.expect(kept == [true, false, false], "trimming did not drop the least recently used first")
+            let (again, _) = try await run.loadToEnd(loader, sources[0], "large after the trim")
+            try run.expect(again.phase.origin == .memory, "a kept entry is no longer served: \(again.phase)")
+        },
+    ]
+}

@@ -1,0 +1,61 @@
+import Foundation
+import ImagoTestServer
+
+extension ConformanceCheck {
+    static let orderChecks: [ConformanceCheck] = [
+        ConformanceCheck("ORDER-1", "Publications on the declared actor, progress before the terminal phase.") { run in
+            let loader = try run.loader()
+            let big = run.images.big
+            let drip = run.route("drip.png", big, faults: Faults(bytesPerSecond: big.bytes.count * 4))
+            let missing = run.route("missing.png", Route(body: Array("gone".utf8), faults: Faults(status: 404)))
+            var offMain = 0
+            for source in [drip, missing] {
+                let (_, recorder) = try await run.loadToEnd(loader, source, source.url.lastPathComponent)
+                await run.settle()
+                run.note("\(source.url.lastPathComponent): \(recorder.count) phases, \(recorder.offMainCount) off the main thread")
+                offMain += recorder.offMainCount
+                try run.expect(recorder.phases.last?.isTerminal == true, "published after the terminal phase: \(recorder.transcript)")
+            }
+            try run.expect(offMain == 0, "\(offMain) publications off the main actor")
+        },
+        ConformanceCheck("ORDER-2", "A late observer first receives the current phase.") { run in
+            let (gate, _, models) = try await run.startHeldLoad("late.png", run.images.small, loader: try run.loader())
+            let (model, recorder) = models[0]
+            let whileLoading = PhaseRecorder(model)
+            let loadingFirst = await whileLoading.waitUntil { !$0.isEmpty }
+            gate.open()
+            try await run.expectTerminal(recorder, "load")
+            let afterEnd = PhaseRecorder(model)
+            let terminalFirst = await afterEnd.waitUntil { !$0.isEmpty }
+            run.note("observer while loading got \(whileLoading.phases.first?.description ?? "nothing") first; "
+                     + "after the end \(afterEnd.phases.first?.description ?? "nothing")")
+            try run.expect(loadingFirst && whileLoading.phases.first?.name == "loading", "a late observer missed loading")
+            try run.expect(terminalFirst && afterEnd.phases.first == model.phase, "a late observer missed the terminal phase")
+        },
+    ]
+
+    static let progressChecks: [ConformanceCheck] = [
+        ConformanceCheck("PROGRESS-1", "Progress never decreases, stays within the total, and unknown stays unknown.",
+                         requires: .progress) { run in
+            let loader = try run.loader()
+            let big = run.images.big
+            let drip = run.route("drip.png", big, faults: Faults(bytesPerSecond: big.bytes.count * 4))
+            let chunked = run.route("chunked.png", big, faults: Faults(bytesPerSecond: big.bytes.count * 4, chunked: true))
+            for (source, total) in [(drip, Optional(big.bytes.count)), (chunked, nil)] {
+                let (_, recorder) = try await run.loadToEnd(loader, source, source.url.lastPathComponent)
+                let reports = recorder.phases.compactMap { phase -> (Int, Int?)? in
+                    if case .loading(let received?, let expected, _) = phase { return (received, expected) }
+                    return nil
+                }
+                run.note("\(source.url.lastPathComponent): \(reports.count) reports, last \(reports.last.map { "\($0.0)/\($0.1.map(String.init) ?? "?")" } ?? "none")")
+                try run.expect(reports.count >= 2, "\(source.url.lastPathComponent): fewer than 2 progress reports for a throttled body")
+                let received = reports.map(\.0)
+                try run.expect(received == received.sorted(), "completed bytes decreased: \(received)")
+                for (done, expected) in reports {
+                    try run.expect(expected == total, "total reported as \(expected.map(String.init) ?? "unknown"), is \(total.map(String.init) ?? "unknown")")
+                    if let expected { try run.expect(done <= expected, "\(done) of \(expected) bytes") }
+                }
+            }
+        },
+    ]
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ImagoTestServer
+
+extension ConformanceCheck {
+    static let sourceChecks: [ConformanceCheck] = [
+        ConformanceCheck("SOURCE-1", "After a change from A to B nothing of A is published.") { run in
+            let loader = try run.loader()
+            let closedBefore = run.server.counters.connectionsClosedByClient
+            let (gate, a, models) = try await run.startHeldLoad("a.png", run.images.small, loader: loader)
+            let (model, recorder) = models[0]
+            let b = run.route("b.png", run.images.other)
+            model.setSource(b)
+            let changedAt = recorder.count
+            model.load()
+            try await run.expectTerminal(recorder, "load b")
+            let decodesBefore = loader.decodeCount
+            gate.open()
+            await run.waitForAbandonedTransfer(a, loader: loader, closedBefore: closedBefore, decodesBefore: decodesBefore)
+            run.note("phases \(recorder.transcript)")
+            let afterChange = recorder.phases(from: changedAt)
+            try run.expect(!afterChange.contains { $0.image == run.images.small.fingerprint }, "published A's image after the change")
+            try run.expect(!afterChange.contains { $0.failure != nil }, "published a failure after the change")
+            try run.expectSuccess(model.phase, run.images.other, "final phase")
+        },
+        ConformanceCheck("SOURCE-2", "While B loads, A's image is never a success.") { run in
+            let gate = Gate()
+            let a = run.route("a.png", run.images.small)
+            let b = run.route("b.png", run.images.other, faults: Faults(gate: gate))
+            let (model, recorder) = run.model(try run.loader(), a)
+            model.load()
+            try await run.expectTerminal(recorder, "load a")
+            let changedAt = recorder.count
+            model.setSource(b)
+            model.load()
+            let whileLoading = model.phase
+            try await gate.waitUntilHeld()
+            gate.open()
+            try await run.expectTerminal(recorder, count: 2, "load b")
+            run.note("phases \(recorder.transcript)")
+            try run.expect(!whileLoading.isTerminal, "phase while B loads is \(whileLoading)")
+            let afterChange = recorder.phases(from: changedAt)
+            try run.expect(!afterChange.contains { $0.image == run.images.small.fingerprint }, "A's image published as a success for B")
+            try run.expectSuccess(model.phase, run.images.other, "final phase")
+        },
+        ConformanceCheck("SOURCE-3", "Keys cover the target size: memory cache, disk cache and coalescing.",
+                         requires: .targetSize) { run in
+            let gate = Gate()
+            let full = run.route("photo.png", run.images.large, faults: Faults(gate: gate))
+            var thumbnail = full
+            thumbnail.maxPixelSize = 24
+            let loader = try run.loader()
+            let (fullModel, fullRecorder) = run.model(loader, full)
+            let (thumbModel, thumbRecorder) = run.model(loader, thumbnail)
+            fullModel.load()
+            thumbModel.load()
+            try await gate.waitUntilHeld()
+            gate.open()
+            try await run.expectTerminal(fullRecorder, "full-size load")
+            try await run.expectTerminal(thumbRecorder, "thumbnail load")
+            let (again, _) = try await run.loadToEnd(loader, thumbnail, "second thumbnail load")
+            let (fullAgain, _) = try await run.loadToEnd(loader, full, "second full-size load")
+            run.note("full \(fullModel.phase), thumbnail \(thumbModel.phase), again \(again.phase) and \(fullAgain.phase), "
+                     + "decodes \(loader.decodeCount)")
+            try run.expectSuccess(fullModel.phase, run.images.large, "full-size load")
+            try run.expectSuccess(fullAgain.phase, run.images.large, "second full-size load")
+            guard case .success(_, let small) = thumbModel.phase, case .success(_, let smallAgain) = again.phase else {
+                throw CheckFailed(reason: "thumbnail loads did not succeed")
+            }
+            try run.expect(max(small.width, small.height) <= 24, "thumbnail is \(small), the full-size image answered it")
+            try run.expect(smallAgain == small, "second thumbnail load got \(smallAgain)")
+        },
+    ]
+}

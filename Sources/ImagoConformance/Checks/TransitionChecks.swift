@@ -1,0 +1,96 @@
+import Foundation
+import ImagoTestServer
+
+extension ConformanceCheck {
+    static let transitionChecks: [ConformanceCheck] = [
+        ConformanceCheck("TRANS-1", "Exactly one terminal phase per attempt, and nothing of it after.") { run in
+            let loader = try run.loader()
+            let good = run.route("good.png", run.images.small)
+            let missing = run.route("missing.png", Route(body: Array("gone".utf8), contentType: "text/plain",
+                                                         faults: Faults(status: 404)))
+            for (name, source) in [("success", good), ("failure", missing)] {
+                let (_, recorder) = try await run.loadToEnd(loader, source, name)
+                await run.settle()
+                run.note("\(name): \(recorder.transcript)")
+                let terminals = recorder.phases.filter(\.isTerminal).count
+                try run.expect(terminals == 1, "\(name): \(terminals) terminal phases")
+                try run.expect(recorder.phases.last?.isTerminal == true, "\(name): published after the terminal phase")
+            }
+        },
+        ConformanceCheck("TRANS-2", "Only legal edges between phases.") { run in
+            let loader = try run.loader()
+            let a = run.route("a.png", run.images.small)
+            let missing = run.route("missing.png", Route(body: Array("gone".utf8), faults: Faults(status: 404)))
+            let gate = Gate()
+            let held = run.route("held.png", run.images.other, faults: Faults(gate: gate))
+            let (model, recorder) = run.model(loader, a)
+            model.load()
+            try await run.expectTerminal(recorder, "load a")
+            model.setSource(missing)
+            model.load()
+            try await run.expectTerminal(recorder, count: 2, "load missing")
+            model.retry()
+            try await run.expectTerminal(recorder, count: 3, "retry missing")
+            model.setSource(held)
+            model.load()
+            try await gate.waitUntilHeld()
+            model.cancel()
+            model.setSource(a)
+            model.load()
+            try await run.expectTerminal(recorder, count: 4, "load a again")
+            gate.open()
+            await run.settle()
+            run.note("phases \(recorder.transcript)")
+            if let edge = CheckRun.firstIllegalEdge(recorder.phases) { throw CheckFailed(reason: "illegal edge \(edge)") }
+        },
+        ConformanceCheck("TRANS-3", "Nothing of an attempt is published after cancel() returns.") { run in
+            let loader = try run.loader()
+            let closedBefore = run.server.counters.connectionsClosedByClient
+            let (gate, source, models) = try await run.startHeldLoad("held.png", run.images.small, loader: loader)
+            let (model, recorder) = models[0]
+            model.cancel()
+            let afterCancel = model.phase
+            let decodesBefore = loader.decodeCount
+            gate.open()
+            await run.waitForAbandonedTransfer(source, loader: loader, closedBefore: closedBefore, decodesBefore: decodesBefore)
+            run.note("phase after cancel() \(afterCancel), phases \(recorder.transcript), final \(model.phase)")
+            try run.expect(!recorder.phases.contains(where: \.isTerminal), "published a terminal phase after cancel()")
+            try run.expect(model.phase == afterCancel, "phase changed after cancel() returned")
+        },
+        ConformanceCheck("TRANS-4", "A cancel is never a failure: the phase goes back to empty.") { run in
+            let gate = Gate()
+            let source = run.route("held.png", run.images.small, faults: Faults(gate: gate))
+            let changeGate = Gate()
+            let changed = run.route("changed.png", run.images.small, faults: Faults(gate: changeGate))
+            let loader = try run.loader()
+            let (model, recorder) = run.model(loader, source)
+            model.load()
+            try await gate.waitUntilHeld()
+            model.cancel()
+            let afterCancel = model.phase
+            let (changing, changingRecorder) = run.model(loader, changed)
+            changing.load()
+            try await changeGate.waitUntilHeld()
+            changing.setSource(run.route("other.png", run.images.other))
+            let afterChange = changing.phase
+            gate.open()
+            changeGate.open()
+            await run.settle()
+            run.note("explicit cancel: \(recorder.transcript); source change: \(changingRecorder.transcript)")
+            try run.expect(afterCancel == .empty, "phase after cancel() is \(afterCancel)")
+            try run.expect(afterChange == .empty, "phase after a source change is \(afterChange)")
+            let failures = (recorder.phases + changingRecorder.phases).filter { $0.failure != nil }
+            try run.expect(failures.isEmpty, "published \(failures.map(\.description)) for a cancel")
+        },
+        ConformanceCheck("TRANS-5", "load() after a cancel starts a new attempt that ends.") { run in
+            let (gate, source, models) = try await run.startHeldLoad("held.png", run.images.small, loader: try run.loader())
+            let (model, recorder) = models[0]
+            model.cancel()
+            model.load()
+            gate.open()
+            try await run.expectTerminal(recorder, "load after cancel")
+            run.note("phases \(recorder.transcript), requests \(run.requests(source))")
+            try run.expectSuccess(model.phase, run.images.small, "load after cancel")
+        },
+    ]
+}

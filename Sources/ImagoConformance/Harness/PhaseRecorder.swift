@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// Everything a model published, in order, with the thread it arrived on (ORDER-1).
+public final class PhaseRecorder: Sendable {
+    private struct Event {
+        let phase: ObservedPhase
+        let onMainThread: Bool
+    }
+    private let log = EventLog()
+
+    private final class EventLog: Sendable {
+        let events = Mutex<[Event]>([])
+    }
+
+    /// Starts observing `model`; the current phase arrives first (ORDER-2).
+    @MainActor
+    public init(_ model: any ModelUnderTest) {
+        model.observe { [log] phase in
+            let onMain = MainQueueMarker.isOnMainActor
+            log.events.withLock { $0.append(Event(phase: phase, onMainThread: onMain)) }
+        }
+    }
+
+
+    public var phases: [ObservedPhase] { log.events.withLock { $0.map(\.phase) } }
+    public var count: Int { log.events.withLock { $0.count } }
+    /// Publications that did not arrive on the main thread.
+    public var offMainCount: Int { log.events.withLock { $0.filter { !$0.onMainThread }.count } }
+
+    /// Phases from `index` on.
+    public func phases(from index: Int) -> [ObservedPhase] {
+        log.events.withLock { Array($0.dropFirst(index).map(\.phase)) }
+    }
+
+    /// Waits until `condition` holds over the phases so far; false when `timeout` passed first.
+    /// The timeout only turns a hang into a failure: ordering never depends on it.
+    public func waitUntil(isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(10),
+                          _ condition: ([ObservedPhase]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(phases) {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+
+    /// Waits until at least `count` terminal phases were published.
+    public func waitForTerminal(isolation: isolated (any Actor)? = #isolation, count: Int = 1,
+                                timeout: Duration = .seconds(10)) async -> Bool {
+        await waitUntil(isolation: isolation, timeout: timeout) { $0.filter(\.isTerminal).count >= count }
+    }
+
+    /// The evidence form: `[empty, loading, success(network,64x48#ab12cd34)]`.
+    public var transcript: String {
+        "[" + phases.map(\.description).joined(separator: ", ") + "]"
+    }
+}
+
+/// Tells whether code runs on the main actor without trapping. `Thread.isMainThread` is not
+/// enough: in an async `main` on Linux, main-actor jobs run on the main dispatch queue but not
+/// always on the main thread. A queue-specific value set on the main queue identifies it.
+enum MainQueueMarker {
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    static var isOnMainActor: Bool { DispatchQueue.getSpecific(key: key) == true || Thread.isMainThread }
+}

@@ -1,0 +1,27 @@
+/// Every rule's result for one subject.
+public struct SubjectReport: Sendable, Codable, Equatable {
+    public let name: String
+    public let kind: ConformanceSubject.Kind
+    /// The rules this subject is expected to break (mutants); empty for a conforming loader.
+    public let expectedToFail: [String]
+    public let results: [CheckResult]
+
+    public init(name: String, kind: ConformanceSubject.Kind, expectedToFail: [String], results: [CheckResult]) {
+        self.name = name
+        self.kind = kind
+        self.expectedToFail = expectedToFail
+        self.results = results
+    }
+
+    /// Rules that failed, in report order.
+    public var failedRules: [String] { results.filter { $0.status == .fail }.map(\.rule) }
+
+    /// True when exactly the expected rules failed: every rule passes (or does not apply) for a
+    /// conforming loader, and a mutant is caught by its expected rules and no others.
+    /// Only the rules that ran count: a run of a subset of rules judges that subset.
+    public var meetsExpectation: Bool {
+        Set(failedRules) == Set(expectedToFail).intersection(results.map(\.rule))
+    }
+
+    public func result(for rule: String) -> CheckResult? { results.first { $0.rule == rule } }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Imago
+import ImagoConformance
+
+/// Adapts an `ImagePipeline` configured from a `LoaderContext` to the suite.
+@MainActor
+final class ImagoLoader: LoaderUnderTest {
+    let pipeline: ImagePipeline
+    private let memory: MemoryCache<ImageRequestKey, DecodedImage>?
+    private let disk: DiskCache?
+
+    init(context: LoaderContext, defaultStrategy: LoaderContext.FetchStrategy, caches: ImagoSubjects.Caches) throws {
+        if caches.memory {
+            var configuration = MemoryCache<ImageRequestKey, DecodedImage>.Configuration()
+            if let limit = context.memoryCostLimit { configuration.costLimit = limit }
+            if let limit = context.memoryEntryCostLimit { configuration.entryCostLimit = limit }
+            memory = MemoryCache(configuration: configuration)
+        } else {
+            memory = nil
+        }
+        if caches.disk {
+            var configuration = DiskCache.Configuration()
+            if let limit = context.diskSizeLimit { configuration.sizeLimit = limit }
+            configuration.synchronizesWrites = false   // the suite checks publication, not power loss
+            disk = try DiskCache(directory: context.cacheDirectory, configuration: configuration)
+        } else {
+            disk = nil
+        }
+        let strategy = context.fetchStrategy ?? defaultStrategy
+        pipeline = ImagePipeline(configuration: .init(
+            memoryCache: memory, diskCache: disk,
+            fetchStrategy: strategy == .file ? .downloadToFile : .inMemory,
+            maxConcurrentFetches: context.maxConcurrentFetches ?? 6,
+            retryPolicy: RetryPolicy(maxRetries: context.maxRetries, initialDelay: context.retryDelay),
+            clock: context.clock,
+            temporaryDirectory: context.temporaryDirectory))
+    }
+
+    func makeModel(source: ConformanceSource?) -> any ModelUnderTest {
+        ImagoModel(ImageLoadingModel(pipeline: pipeline, request: source.map(Self.request)))
+    }
+
+    var decodeCount: Int { pipeline.counters.snapshot.decodes }
+    var memoryCache: (any MemoryCacheProbe)? { memory.map(ImagoMemoryProbe.init) }
+    var diskCache: (any DiskCacheProbe)? { disk.map(ImagoDiskProbe.init) }
+    var queuedFetchCount: Int? { pipeline.queuedFetchCount }
+
+    static func request(_ source: ConformanceSource) -> ImageRequest {
+        ImageRequest(source: .url(source.url), options: DecodeOptions(maxPixelSize: source.maxPixelSize))
+    }
+}
+
+/// Adapts an `ImageLoadingModel`.
+@MainActor
+final class ImagoModel: ModelUnderTest {
+    let model: ImageLoadingModel
+
+    init(_ model: ImageLoadingModel) { self.model = model }
+
+    var phase: ObservedPhase { ImagoPhases.observed(model.phase) }
+
+    func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void) {
+        model.observe { phase in observer(ImagoPhases.observed(phase)) }
+    }
+
+    func load() { model.load() }
+    func cancel() { model.cancel() }
+    func retry() { model.retry() }
+    func setSource(_ source: ConformanceSource?) { model.setRequest(source.map(ImagoLoader.request)) }
+
+    func setPriority(_ priority: Int) {
+        model.setPriority(ImageRequestPriority(rawValue: min(max(priority, 0), 4)) ?? .normal)
+    }
+}

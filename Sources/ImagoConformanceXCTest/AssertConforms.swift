@@ -1,0 +1,37 @@
+import ImagoConformance
+import XCTest
+
+/// Runs every conformance check (or those of `rules`: IDs like "SHARE-2" or families like
+/// "DISK") against `subject` and fails the calling test once per rule whose outcome differs
+/// from the subject's expectation, with the rule's evidence. Returns the report.
+///
+/// Linux XCTest does not run test methods inherited from a base class in another module, so
+/// call this from an explicit test method of your own:
+/// ```swift
+/// @MainActor func testMyLoaderConforms() async throws {
+///     try await assertConforms(ConformanceSubject(name: "my-loader", capabilities: [.memoryCache]) { context in
+///         MyLoaderAdapter(context)
+///     })
+/// }
+/// ```
+@MainActor
+@discardableResult
+public func assertConforms(_ subject: ConformanceSubject, rules: [String]? = nil,
+                           runner: ConformanceRunner = ConformanceRunner(),
+                           file: StaticString = #filePath, line: UInt = #line) async throws -> SubjectReport {
+    let selected = rules.map { runner.only($0) } ?? runner
+    let report = try await selected.run(subject)
+    let expected = Set(subject.expectedToFail)
+    for result in report.results {
+        switch (result.status, expected.contains(result.rule)) {
+        case (.fail, false):
+            XCTFail("\(subject.name) breaks \(result.rule): \(result.evidence)", file: file, line: line)
+        case (.pass, true), (.notApplicable, true):
+            XCTFail("\(subject.name) was expected to fail \(result.rule) but it \(result.status.rawValue): \(result.evidence)",
+                    file: file, line: line)
+        default:
+            break
+        }
+    }
+    return report
+}
