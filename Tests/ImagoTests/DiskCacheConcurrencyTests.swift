@@ -60,7 +60,7 @@ final class DiskCacheConcurrencyTests: DiskCacheTestCase {
     }
 
     func testWritersInAChildProcessAndThisOne() throws {
-        guard let executable = Self.testExecutable() else { throw XCTSkip("test executable not found") }
+        guard let executable = ChildTestProcess.testExecutable() else { throw XCTSkip("test executable not found") }
         let child = Process()
         child.executableURL = executable
         child.arguments = ["ImagoTests.DiskCacheConcurrencyTests/testChildProcessWriter"]
@@ -106,12 +106,6 @@ final class DiskCacheConcurrencyTests: DiskCacheTestCase {
         XCTAssertEqual(data, Self.payload(tag: try XCTUnwrap(entry.metadata.etag)), "validators match the bytes",
                        file: file, line: line)
         XCTAssertEqual(entry.byteCount, data.count, file: file, line: line)
-    }
-
-    private static func testExecutable() -> URL? {
-        let candidates = [CommandLine.arguments.first, try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")]
-        return candidates.compactMap { $0 }.map { URL(fileURLWithPath: $0) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) && $0.path.hasSuffix(".xctest") }
     }
 }
 

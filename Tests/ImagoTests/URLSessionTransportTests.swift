@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ImagoTestServer
 import Synchronization
 import XCTest
@@ -107,6 +110,33 @@ final class URLSessionTransportTests: XCTestCase {
         await expectFailure(request("/big", .inMemory, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
         server.setRoute("/big-chunked", Route(body: body, faults: Faults(chunked: true)))
         await expectFailure(request("/big-chunked", .downloadToFile, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    /// Regression: corelibs' URLSession ignored the `.cancel` disposition, so a body refused at
+    /// the head was still read to the end on a connection left open. The body is paced (2 s
+    /// in all) so reading it on would be unmistakable.
+    func testABodyRefusedAtTheHeadIsNotReadOn() async throws {
+        let large = [UInt8](repeating: 7, count: 8 << 20)
+        for strategy in FetchStrategy.allCases {
+            let path = "/refused-\(strategy.rawValue)"
+            server.setRoute(path, Route(body: large, faults: Faults(bytesPerSecond: 4 << 20)))
+            let closedBefore = server.counters.connectionsClosedByClient
+            await expectFailure(request(path, strategy, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
+            try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
+            XCTAssertLessThan(server.counters.bodyBytesSent(for: path), large.count / 2, "\(strategy)")
+        }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    /// Regression: a head arriving after the caller cancelled created the download file after
+    /// the cancellation had cleaned up, and nothing removed it.
+    func testAHeadAfterCancellationLeavesNoDownloadFile() throws {
+        let operation = FetchOperation(request: request("/late-head", .downloadToFile), progress: { _ in }, cancelTask: {})
+        operation.cancel()
+        let head = try XCTUnwrap(HTTPURLResponse(url: server.url(for: "/late-head"), statusCode: 200,
+                                                 httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "10"]))
+        XCTAssertFalse(operation.receive(head: head))
         XCTAssertEqual(try leftovers(), [])
     }
 

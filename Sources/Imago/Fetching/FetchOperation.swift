@@ -71,12 +71,18 @@ final class FetchOperation: Sendable {
         }
         do {
             let file = try openDownloadFile()
-            return state.withLock { state in
+            let accepted = state.withLock { state in
                 guard state.outcome == nil else { return false }
                 state.head = head
                 (state.file, state.fileURL) = (file?.handle, file?.url)
                 return true
             }
+            if !accepted, let file {
+                // Cancelled while the file was being created: nobody else will remove it.
+                try? file.handle.close()
+                try? FileManager.default.removeItem(at: file.url)
+            }
+            return accepted
         } catch {
             finish(.failure(error))
             return false
@@ -92,7 +98,10 @@ final class FetchOperation: Sendable {
         return (handle, url)
     }
 
-    func receive(_ chunk: Data) {
+    /// Takes a body chunk; false when the fetch is over (finished, or this chunk broke the size
+    /// limit) and the transfer should stop.
+    @discardableResult
+    func receive(_ chunk: Data) -> Bool {
         let report: Result<FetchProgress, FetchError>? = state.withLock { state in
             guard state.outcome == nil, state.head != nil else { return nil }
             state.received += chunk.count
@@ -105,11 +114,15 @@ final class FetchOperation: Sendable {
             return .success(FetchProgress(received: state.received, expected: state.head?.expectedLength))
         }
         switch report {
-        case .success(let update): progress(update)
+        case .success(let update):
+            progress(update)
+            return true
         case .failure(let error):
             finish(.failure(error))
             cancelTask()
-        case nil: break
+            return false
+        case nil:
+            return false
         }
     }
 

@@ -78,11 +78,17 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let proceed = operation(dataTask)?.receive(head: response) ?? false
+        // swift-corelibs-foundation does not stop the transfer for `.cancel` (a refused 64 MiB
+        // body was measured arriving whole, the connection left open). Cancelling the task right
+        // here, on the delegate queue, stops it as soon as corelibs processes the cancel; the
+        // asynchronous `cancelTask` would wait behind the busy transfer.
+        if !proceed { dataTask.cancel() }
         completionHandler(proceed ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        operation(dataTask)?.receive(data)
+        let proceed = operation(dataTask)?.receive(data) ?? false
+        if !proceed { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

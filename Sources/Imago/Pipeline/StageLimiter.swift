@@ -26,6 +26,9 @@ final class StageLimiter: Sendable {
     /// Operations queued for a slot (tests use it to know a waiter is in line).
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
+    /// Operations holding a slot now (0 when the stage is idle).
+    var runningCount: Int { state.withLock { $0.running } }
+
     /// Runs `body` once a slot is free; returns nil (without running it) if cancelled while waiting.
     func run<T: Sendable>(priority: @escaping @Sendable () -> ImageRequestPriority,
                           _ body: () async -> T) async -> T? {

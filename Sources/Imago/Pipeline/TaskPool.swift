@@ -25,6 +25,10 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    /// Shared work in flight plus subscribers about to join: 0 once every load has ended
+    /// (the fault soak checks that nothing is left behind).
+    var inFlightCount: Int { state.withLock { $0.entries.count + $0.pending.count } }
+
     /// Joins (or starts) the work for `key`; `onProgress` hears the shared fetch's progress.
     /// `priority` is read live: the subscriber may change it while it waits (SHARE-5).
     func value(for key: Key, priority: @escaping @Sendable () -> ImageRequestPriority,

@@ -1,0 +1,35 @@
+import Foundation
+
+/// What a process holds, read from /proc: the soak compares these before and after.
+struct ProcessResources: Equatable, CustomStringConvertible {
+    var fileDescriptors: Int
+    var residentBytes: Int
+    var threads: Int
+
+    /// Resources as of now. Freed heap is handed back to the kernel first (`malloc_trim`), so
+    /// resident memory counts what is still allocated, not what glibc keeps cached.
+    static func now() -> ProcessResources {
+        _ = glibcMallocTrim(0)
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+        // statm: size resident shared ... in pages.
+        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? -1
+        return ProcessResources(fileDescriptors: fds, residentBytes: pages * Int(sysconf(Int32(_SC_PAGESIZE))),
+                                threads: threads)
+    }
+
+    /// Names of open descriptors' targets, for a failure message that says what leaked.
+    static func openDescriptorTargets() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }.sorted()
+    }
+
+    var description: String {
+        "\(fileDescriptors) fds, \(residentBytes >> 20) MiB resident, \(threads) threads"
+    }
+}
+
+/// glibc's `malloc_trim`, which the Glibc module does not import.
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
