@@ -136,7 +136,7 @@ final class InPlaceDiskCache: ToyDiskCache {
     }
 
     private func writePrefix(_ data: Data, count: Int, to file: URL) {
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         guard let handle = try? FileHandle(forWritingTo: file) else { return }
         defer { try? handle.close() }
         var offset = 0
