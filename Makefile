@@ -115,6 +115,7 @@ test-asan: deps
 # toolchain limitation, not a race); child processes of the crash tests inherit TSAN_OPTIONS.
 test-tsan: deps
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/tsan-suppressions.txt $${TSAN_OPTIONS:-}" \
+	IMAGO_SOAK_DESCRIPTOR_SLACK=4 \
 	  swift test --sanitize=thread --scratch-path .build-tsan
 
 test-sanitized: test-asan test-tsan
