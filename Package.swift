@@ -103,7 +103,7 @@ let package = Package(
         // The benchmark harness's pure parts: statistics, CSV, baseline verdicts, traces, SVG.
         .testTarget(
             name: "ImagoBenchTests",
-            dependencies: ["ImagoBench"]),
+            dependencies: ["ImagoBench", "ImagoCorpus"]),
     ],
     swiftLanguageModes: [.v6]
 )

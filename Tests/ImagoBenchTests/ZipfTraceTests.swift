@@ -1,3 +1,4 @@
+import ImagoCorpus
 import Imago
 import XCTest
 @testable import ImagoBench
@@ -10,7 +11,7 @@ final class ZipfTraceTests: XCTestCase {
     }
 
     func testKnownPrefixPinsTheGeneratorAcrossPlatforms() {
-        var generator = SplitMix64(seed: 0)
+        var generator = SeededGenerator(seed: 0)
         XCTAssertEqual(generator.next(), 0xE220_A839_7B1D_CDAF)
         XCTAssertEqual(generator.next(), 0x6E78_9E6A_A1B9_65F4)
     }

@@ -1,3 +1,4 @@
+import ImagoCorpus
 import XCTest
 @testable import Imago
 
@@ -42,7 +43,7 @@ final class MemoryCacheModelTests: XCTestCase {
 
     func testLRUMatchesReferenceModel() {
         for seed in UInt64(1)...8 {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededGenerator(seed: seed)
             let costLimit = 200 + Int(rng.next() % 800)
             let countLimit = 3 + Int(rng.next() % 30)
             let entryLimit = costLimit / 4
@@ -79,7 +80,7 @@ final class MemoryCacheModelTests: XCTestCase {
     }
 
     func testSegmentedLRUKeepsTheLimitsAndStaysConsistent() {
-        var rng = SplitMix64(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: 500, countLimit: 20,
                                                               entryCostLimit: 120, policy: .segmentedLRU))
         var present: [Int: Int] = [:]   // key -> cost, for entries we know are there
@@ -121,7 +122,7 @@ final class MemoryCacheModelTests: XCTestCase {
     /// plain LRU loses its hot entries to every scan and segmented LRU keeps them.
     func testSegmentedLRUBeatsLRUOnSkewedTraceWithScans() {
         func hitRatio(_ policy: MemoryCacheEvictionPolicy) -> Double {
-            var rng = SplitMix64(seed: 2024)
+            var rng = SeededGenerator(seed: 2024)
             let keys = 2000
             var cdf: [Double] = []
             var sum = 0.0

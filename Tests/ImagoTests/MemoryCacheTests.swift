@@ -1,3 +1,4 @@
+import ImagoCorpus
 import XCTest
 @testable import Imago
 
@@ -41,7 +42,7 @@ final class MemoryCacheTests: XCTestCase {
 
     func testLimitsHoldAfterEveryInsert() {
         let cache = cache(cost: 1000, count: 7, entry: 250)
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         for i in 0..<2000 {
             XCTAssertTrue(cache.insert(i, forKey: "k\(rng.next() % 40)", cost: Int(rng.next() % 251)))
             XCTAssertLessThanOrEqual(cache.totalCost, 1000)
@@ -157,7 +158,7 @@ final class MemoryCacheTests: XCTestCase {
             await withTaskGroup(of: Void.self) { group in
                 for worker in 0..<16 {
                     group.addTask {
-                        var rng = SplitMix64(seed: UInt64(worker))
+                        var rng = SeededGenerator(seed: UInt64(worker))
                         for _ in 0..<3000 {
                             let key = Int(rng.next() % 500)
                             switch rng.next() % 10 {
@@ -176,18 +177,5 @@ final class MemoryCacheTests: XCTestCase {
             XCTAssertLessThanOrEqual(cache.totalCost, 5000)
             XCTAssertEqual(Set(cache.keysInEvictionOrder()), Set(present))
         }
-    }
-}
-
-/// A small deterministic PRNG for seeded randomized tests.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import ImagoCorpus
 /// A seeded, reproducible access trace whose key popularity follows Zipf's law (the k-th most
 /// popular key is requested in proportion to 1/k^exponent), the usual model of image feeds:
 /// a few images are everywhere, most are seen once or twice. Same parameters, same trace.
@@ -26,7 +27,7 @@ public struct ZipfTrace: Sendable, Equatable {
         self.keyCount = keyCount
         self.exponent = exponent
         self.seed = seed
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var cumulative: [Double] = []
         cumulative.reserveCapacity(keyCount)
         var total = 0.0
@@ -61,21 +62,8 @@ public struct ZipfTrace: Sendable, Equatable {
     }
 }
 
-/// SplitMix64: a tiny, well-mixed, seedable generator, so traces are the same on every platform.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
+extension SeededGenerator {
+    /// Uniform in [0, 1), with 53 bits.
     mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
 
