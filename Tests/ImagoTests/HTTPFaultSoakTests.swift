@@ -1,5 +1,6 @@
 import Foundation
 import ImagoCorpus
+import ImagoConformance
 import ImagoTestServer
 import Synchronization
 import XCTest
@@ -148,11 +149,7 @@ final class HTTPFaultSoakTests: XCTestCase {
     /// Polls `condition` until it holds; the deadline is only a failure timeout.
     private func eventually(_ what: String, timeout: Duration = .seconds(20),
                             _ condition: @escaping @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("still \(what) after \(timeout)") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        if await !waitUntil(timeout: timeout, condition) { XCTFail("still \(what) after \(timeout)") }
     }
 
     static func describe(_ outcome: Result<ImageResponse, ImageLoadingError>) -> String {

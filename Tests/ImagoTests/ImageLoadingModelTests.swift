@@ -1,4 +1,5 @@
 import Foundation
+import ImagoConformance
 import ImagoTestServer
 import XCTest
 @testable import Imago
@@ -42,11 +43,10 @@ final class ImageLoadingModelTests: XCTestCase {
         return recorder
     }
 
-    /// Yields until `condition` holds; the deadline only turns a hang into a failure.
+    /// Waits until `condition` holds; the deadline only turns a hang into a failure.
     private func eventually(_ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) async {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() && ContinuousClock.now < deadline { await Task.yield() }
-        XCTAssertTrue(condition(), "condition never held", file: file, line: line)
+        let held = await waitUntil(condition)
+        XCTAssertTrue(held, "condition never held", file: file, line: line)
     }
 
     func testLazyStartLoadingBeforeReturnThenSuccess() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoConformance
 import ImagoTestServer
 import Synchronization
 import XCTest
@@ -110,12 +111,8 @@ final class PriorityTests: XCTestCase {
 /// Polls `condition` until it holds; the timeout only turns a hang into a failure.
 func waitFor(timeout: Duration = .seconds(10), file: StaticString = #filePath, line: UInt = #line,
              _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            XCTFail("condition not met within \(timeout)", file: file, line: line)
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(1))
+    guard await waitUntil(timeout: timeout, condition) else {
+        XCTFail("condition not met within \(timeout)", file: file, line: line)
+        throw CancellationError()
     }
 }

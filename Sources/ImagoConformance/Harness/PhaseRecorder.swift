@@ -37,12 +37,7 @@ public final class PhaseRecorder: Sendable {
     /// The timeout only turns a hang into a failure: ordering never depends on it.
     public func waitUntil(isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(10),
                           _ condition: ([ObservedPhase]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(phases) {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return true
+        await ImagoConformance.waitUntil(isolation: isolation, timeout: timeout) { condition(phases) }
     }
 
     /// Waits until at least `count` terminal phases were published.
