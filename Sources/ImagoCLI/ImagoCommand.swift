@@ -6,6 +6,6 @@ struct ImagoCommand: AsyncParsableCommand {
         commandName: "imago",
         abstract: "Load, decode and measure images on Linux.",
         subcommands: [DecodeCommand.self, LoadCommand.self, CorpusCommand.self, ServeCommand.self, BenchCommand.self,
-                      BenchChildCommand.self, BenchProbeCommand.self, BenchCheckCommand.self,
+                      BenchChildCommand.self, BenchProbeCommand.self, BenchPressureWorkloadCommand.self, BenchCheckCommand.self,
                       BenchBaselineCommand.self, ConformCommand.self])
 }

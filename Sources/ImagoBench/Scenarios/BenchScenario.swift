@@ -44,7 +44,7 @@ public protocol BenchScenario: Sendable {
 public enum BenchScenarios {
     public static let all: [any BenchScenario] = [
         DecodeScenario(), ThumbnailScenario(), FetchStrategyScenario(), CacheScenario(),
-        CancellationScenario(), CoalescingScenario(), ThroughputScenario(),
+        CancellationScenario(), CoalescingScenario(), ThroughputScenario(), PressureScenario(),
     ]
 
     public static var names: [String] { all.map(\.name) }

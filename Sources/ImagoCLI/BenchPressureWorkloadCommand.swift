@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import ImagoBench
+
+/// `imago bench-pressure-workload JSON`: the pressure scenario's workload in this fresh process
+/// (which the bench has put in a memory cgroup). Prints "+" or "-" per finished load as it
+/// goes, then the result as one JSON line.
+struct BenchPressureWorkloadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-pressure-workload",
+        abstract: "Load a pressure workload and print its JSON result (used by bench and bench-check).",
+        shouldDisplay: false)
+
+    @Argument(help: "A PressureWorkload as JSON.") var workload: String
+
+    func run() async throws {
+        let workload = try JSONDecoder().decode(PressureWorkload.self, from: Data(self.workload.utf8))
+        let result = await PressureWorkloadRunner.run(workload) { succeeded in
+            // Unbuffered writes: if the kernel kills this process, the parent still sees every
+            // marker written before the kill (print's buffer would be lost).
+            Self.write(succeeded ? PressureWorkloadResult.completedMarker : PressureWorkloadResult.failedMarker)
+        }
+        Self.write(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+    }
+
+    private static func write(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
