@@ -23,24 +23,33 @@ struct MemoryGateOptions: ParsableArguments {
         }
         return try await gate.measure()
     }
+
+    /// The absolute pressure run (one fresh process in a 256 MiB memory cgroup).
+    func measurePressure() async throws -> PressureRun.Outcome {
+        try await PressureGate(executable: BenchCommand.executablePath, inputsDirectory: inputs) { printError($0) }.measure()
+    }
 }
 
 /// `imago bench-check`: the CI memory-regression gate. Exit 0 within tolerance, 2 on a
-/// regression, 4 on an improvement beyond tolerance (update the baseline).
+/// regression or a failed pressure run, 4 on an improvement beyond tolerance (update the
+/// baseline).
 struct BenchCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-check",
         abstract: "Compare the memory scenarios with Reports/baseline.json.",
-        discussion: "Exit status: 0 within tolerance; 2 regression (or a baselined figure not measured); 4 improvement beyond tolerance or a new figure (run `make bench-baseline`).")
+        discussion: "Also runs the pressure workload once with the default configuration in a 256 MiB memory cgroup: any OOM kill, unfinished load or peak above the limit fails (exit 2); no cgroup available: skipped with the reason, not a failure. Exit status: 0 within tolerance; 2 regression (or a baselined figure not measured, or a failed pressure run); 4 improvement beyond tolerance or a new figure (run `make bench-baseline`).")
 
     @OptionGroup var options: MemoryGateOptions
 
     func run() async throws {
         let baseline = try Baseline.load(from: URL(fileURLWithPath: options.baseline))
         let comparison = BaselineComparison(baseline: baseline, measured: try await options.measure())
-        comparison.lines.forEach { print($0) }
+        let pressure = PressureGate.verdict(try await options.measurePressure())
+        (comparison.lines + pressure.lines).forEach { print($0) }
         print(comparison.conclusion)
-        if comparison.exitStatus != 0 { throw ExitCode(comparison.exitStatus) }
+        print(pressure.conclusion)
+        let status = PressureGate.exitStatus(comparison: comparison.exitStatus, pressure: pressure)
+        if status != 0 { throw ExitCode(status) }
     }
 }
 

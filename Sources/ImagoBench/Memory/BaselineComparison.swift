@@ -58,10 +58,9 @@ public struct BaselineComparison: Sendable, Equatable {
     /// One aligned line per row: scenario, metric, baseline, measured, allowed band, verdict.
     public var lines: [String] {
         func mib(_ bytes: Int?) -> String { bytes.map { String(format: "%.2f MiB", Double($0) / 1_048_576) } ?? "—" }
-        let header = pad("scenario", 34) + pad("metric", 17) + pad("baseline", 13) + pad("measured", 13) + pad("allowed ±", 13) + "verdict"
-        return [header] + rows.map { row in
-            pad(row.scenario, 34) + pad(row.metric, 17) + pad(mib(row.baselineBytes), 13) + pad(mib(row.measuredBytes), 13)
-                + pad(mib(row.allowanceBytes), 13) + row.verdict.rawValue.uppercased()
+        return [Self.line(["scenario", "metric", "baseline", "measured", "allowed ±", "verdict"])] + rows.map { row in
+            Self.line([row.scenario, row.metric, mib(row.baselineBytes), mib(row.measuredBytes), mib(row.allowanceBytes),
+                       row.verdict.rawValue.uppercased()])
         }
     }
 
@@ -74,7 +73,14 @@ public struct BaselineComparison: Sendable, Equatable {
         }
     }
 
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    /// Column widths of bench-check's table (the last column is not padded).
+    static let columnWidths = [34, 17, 13, 13, 13]
+
+    /// One line of bench-check's table: scenario, metric, baseline (or requirement), measured,
+    /// allowance, verdict; shared with the pressure gate's rows so they line up.
+    public static func line(_ cells: [String]) -> String {
+        zip(cells, columnWidths + [0]).map { text, width in
+            width == 0 ? text : text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        }.joined()
     }
 }

@@ -19,7 +19,7 @@ public enum GoalCheck {
                                                  ("webp-lossy", 1.4), ("png-rgb8", 1.1)]
 
     public static func rows(_ results: [BenchResult]) -> [GoalRow] {
-        decodeRows(results) + memoryRows(results) + pipelineRows(results)
+        decodeRows(results) + memoryRows(results) + pipelineRows(results) + pressureRows(results)
     }
 
     static func decodeRows(_ results: [BenchResult]) -> [GoalRow] {
@@ -92,6 +92,38 @@ public enum GoalCheck {
                                 verdict: requests == 1 && decodes == 1 ? .pass : .miss))
         } else {
             rows.append(GoalRow(goal: "100 identical loads", target: "1 request, 1 decode", measured: "—", verdict: .notMeasured))
+        }
+        return rows
+    }
+}
+
+extension GoalCheck {
+    /// The cgroup limit and configuration issue 10's goals are stated at.
+    static let pressureLimit = "256MiB", pressureConfig = PressureMode.defaults.rawValue
+
+    /// Issue 10: the default configuration inside a 256 MiB cgroup is never OOM-killed,
+    /// finishes every load and stays within the limit.
+    static func pressureRows(_ results: [BenchResult]) -> [GoalRow] {
+        let run = results.filter {
+            $0.scenario == "pressure" && $0.parameter("limit") == pressureLimit && $0.parameter("config") == pressureConfig
+        }
+        let label = "pressure, \(pressureConfig) in a \(pressureLimit) cgroup"
+        func value(_ metric: String) -> Double? { run.first { $0.metric == metric }?.p50 }
+        guard let kills = value("oom-kills"), let completed = value("loads-completed") else {
+            let measured = run.first?.skipped.map { "skipped: \($0)" } ?? "—"
+            return [GoalRow(goal: "\(label): OOM kills", target: "0", measured: measured, verdict: .notMeasured)]
+        }
+        let total = run.first?.parameter("loads").flatMap(Int.init) ?? 0
+        var rows = [
+            GoalRow(goal: "\(label): OOM kills", target: "0", measured: "\(Int(kills))", verdict: kills == 0 ? .pass : .miss),
+            GoalRow(goal: "\(label): loads completed", target: "all \(total)", measured: "\(Int(completed))",
+                    verdict: Int(completed) == total ? .pass : .miss),
+        ]
+        if let ratio = value("peak-vs-limit") {
+            rows.append(GoalRow(goal: "\(label): peak cgroup usage / limit", target: "≤ 1", measured: String(format: "%.2f", ratio),
+                                verdict: ratio <= 1 ? .pass : .miss))
+        } else {
+            rows.append(GoalRow(goal: "\(label): peak cgroup usage / limit", target: "≤ 1", measured: "—", verdict: .notMeasured))
         }
         return rows
     }

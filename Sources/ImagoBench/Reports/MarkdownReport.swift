@@ -52,6 +52,12 @@ public enum MarkdownReport {
                 out.append("All decode rows with percentiles:")
                 out.append("")
             }
+            if scenario.name == "pressure" {
+                out.append(PressureTable.markdown(rows))
+                out.append("")
+                out.append("All pressure rows:")
+                out.append("")
+            }
             out.append(table(rows))
         }
         return out.joined(separator: "\n") + "\n"

@@ -5,7 +5,7 @@ import Foundation
 public enum ReportSummary {
     public static func rows(_ results: [BenchResult]) -> [(question: String, answer: String)] {
         [decode(results), thumbnails(results), fetch(results), cache(results), cancellation(results),
-         coalescing(results), throughput(results)].compactMap { $0 }
+         coalescing(results), throughput(results), pressure(results)].compactMap { $0 }
     }
 
     public static func markdown(_ results: [BenchResult]) -> String {
@@ -116,5 +116,19 @@ public enum ReportSummary {
                 String(format: "best %.0f images/s at concurrency %@", rate, best.parameter("concurrency") ?? "?")
                     + (efficiency.map { String(format: " (%.0f%% of the cores' decode-only rate", $0 * 100) } ?? "")
                     + (single.map { String(format: "; one core decodes %.0f/s alone)", $0) } ?? ")"))
+    }
+
+    static func pressure(_ results: [BenchResult]) -> (String, String)? {
+        let runs = PressureTable.runKeys(results.filter { $0.scenario == "pressure" }).filter { $0.0 != "none" }
+        guard !runs.isEmpty else { return nil }
+        let parts = runs.map { limit, config -> String in
+            let match = ["limit": limit, "config": config]
+            guard let kills = p50(results, "pressure", "oom-kills", match) else { return "\(limit) \(config): skipped" }
+            let loads = p50(results, "pressure", "loads-completed", match).map { String(Int($0)) } ?? "?"
+            let relative = p50(results, "pressure", "throughput-vs-unlimited", match)
+            return "\(limit) \(config): \(Int(kills)) OOM kill(s), \(loads) loads"
+                + (relative.map { String(format: ", %.2f× unlimited throughput", $0) } ?? "")
+        }
+        return ("Memory pressure: OOM-killed in a small cgroup?", parts.joined(separator: "; "))
     }
 }
