@@ -74,7 +74,9 @@ public struct MemoryCgroupLocator: Sendable {
         guard !candidates.isEmpty else { return .failure(CgroupUnavailable("no memory controller: cgroup v2 is not mounted")) }
         let located = directory(of: membership.path, in: candidates, version: .v2)
         guard case .success(let location) = located else { return located }
-        let controllers = read(location.directory + "/cgroup.controllers")?.split(whereSeparator: \.isWhitespace) ?? []
+        // `location.directory` already lies under `root`.
+        let text = try? String(contentsOfFile: location.directory + "/cgroup.controllers", encoding: .utf8)
+        let controllers = text?.split(whereSeparator: \.isWhitespace) ?? []
         guard controllers.contains("memory") else {
             return .failure(CgroupUnavailable("cgroup v2: memory controller not offered in \(location.directory)/cgroup.controllers"))
         }
