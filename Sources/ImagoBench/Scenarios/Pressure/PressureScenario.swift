@@ -16,6 +16,8 @@ public struct PressureScenario: BenchScenario {
     static let concurrency = 8
     /// cgroup limits: 256 and 512 MiB (each run also once without a limit).
     static let limits = [256 << 20, 512 << 20]
+    /// Loads of the unmeasured warm-up run: 24.
+    static let warmUpLoads = 24
     /// Runs, in order: without a limit first (the throughput reference), then per limit.
     static var runs: [(limit: Int?, mode: PressureMode)] {
         ([nil] + limits.map(Optional.some)).flatMap { limit in PressureMode.allCases.map { (limit, $0) } }
@@ -43,6 +45,11 @@ public struct PressureScenario: BenchScenario {
         case .success(let sandbox): context.progress.log("pressure: cgroup \(sandbox.location.version.rawValue) under \(sandbox.location.directory)")
         case .failure(let reason): context.progress.log("pressure: no memory cgroup: \(reason)")
         }
+        // One short unmeasured run first, so the first measured run (the unlimited reference)
+        // does not pay alone for the server's and the system's first-use costs.
+        let warmUp = PressureWorkload(urls: Array(urls.prefix(Self.warmUpLoads)), concurrency: Self.concurrency, mode: .defaults)
+        let warmed = await PressureRun.run(executable: context.executable, workload: warmUp, limitBytes: nil, sandbox: sandbox)
+        context.progress.log("pressure: warm-up " + PressureRows.summary(limit: nil, mode: .defaults, warmed))
         var outcomes: [PressureRows.Run] = []
         for (limit, mode) in Self.runs {
             let workload = PressureWorkload(urls: urls, concurrency: Self.concurrency, mode: mode)
