@@ -35,7 +35,7 @@ final class CgroupSandboxTests: XCTestCase {
     func testAllocatingPastTheLimitIsReportedAsAnOOMKillAndTheCgroupIsRemoved() throws {
         let sandbox = try sandbox()
         let outcome = try allocate(20, in: sandbox, limit: 64 * mib)   // 200 MiB into 64 MiB
-        XCTAssertEqual(outcome.signal, SIGKILL, outcome.endDescription)
+        XCTAssertEqual(outcome.end, .signalled(SIGKILL))
         XCTAssertGreaterThanOrEqual(outcome.oomKills, 1)
         XCTAssertTrue(outcome.killedByOOM)
         XCTAssertFalse(String(decoding: outcome.standardOutput, as: UTF8.self).contains("survived"))

@@ -5,7 +5,7 @@ import XCTest
 final class PressureGateTests: XCTestCase {
     private let limit = 256 << 20
 
-    private func run(oomKills: Int = 0, completed: Int = 300, peak: Int? = 200 << 20, end: String = "exit 0",
+    private func run(oomKills: Int = 0, completed: Int = 300, peak: Int? = 200 << 20, end: ChildEnd = .exited(0),
                      finished: Bool = true) -> PressureRun.Outcome {
         let result = PressureWorkloadResult(loadsAttempted: 300, loadsCompleted: completed, failures: [:], wallSeconds: 20,
                                             counters: ["decodes": completed], peakResidentBytes: 180 << 20)
@@ -22,7 +22,7 @@ final class PressureGateTests: XCTestCase {
     }
 
     func testAnOOMKillFailsTheGateWithExitTwo() {
-        let verdict = PressureGate.verdict(run(oomKills: 1, completed: 37, peak: limit, end: "killed by signal 9 (OOM kill)",
+        let verdict = PressureGate.verdict(run(oomKills: 1, completed: 37, peak: limit, end: .signalled(SIGKILL),
                                                finished: false))
         XCTAssertEqual(verdict.status, .fail)
         XCTAssertEqual(verdict.exitStatus, 2)
@@ -38,7 +38,7 @@ final class PressureGateTests: XCTestCase {
     func testUnfinishedLoadsOrAPeakAboveTheLimitFail() {
         XCTAssertEqual(PressureGate.verdict(run(completed: 299)).status, .fail)
         XCTAssertEqual(PressureGate.verdict(run(peak: limit + 4096)).status, .fail)
-        XCTAssertEqual(PressureGate.verdict(run(end: "exit 1")).status, .fail)
+        XCTAssertEqual(PressureGate.verdict(run(end: .exited(1))).status, .fail)
     }
 
     func testASkippedRunDoesNotFailAndSaysWhy() {

@@ -43,7 +43,7 @@ final class PressureWorkloadTests: XCTestCase {
         return .measured(PressureRun.Measurement(
             mode: .defaults, limitBytes: limit, loadsTotal: 300, loadsCompleted: completed, failures: [:], oomKills: kills,
             peakCgroupBytes: limit.map { $0 - (1 << 20) } ?? (700 << 20), result: finished ? result : nil,
-            elapsedSeconds: wall + 0.5, end: finished ? "exit 0" : "killed by signal 9 (OOM kill)", errorTail: ""))
+            elapsedSeconds: wall + 0.5, end: finished ? .exited(0) : .signalled(SIGKILL), errorTail: ""))
     }
 
     func testRowsRelateThroughputToTheUnlimitedRunAndGoalsJudgeTheDefaultsAt256MiB() {

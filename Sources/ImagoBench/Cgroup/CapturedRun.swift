@@ -14,6 +14,8 @@ enum CapturedRun {
         let timedOut: Bool
         let standardOutput: Data
         let standardError: Data
+
+        var end: ChildEnd { ChildEnd(exitStatus: exitStatus, signal: signal, timedOut: timedOut) }
     }
 
     /// Runs `executable` with `arguments`; after `timeout` the process is killed (by its own

@@ -31,12 +31,7 @@ public struct CgroupOutcome: Sendable, Equatable {
     /// The child died of SIGKILL while the OOM killer was killing in its cgroup.
     public var killedByOOM: Bool { signal == SIGKILL && oomKills > 0 && !timedOut }
 
-    /// "exit 0", "killed by signal 9 (OOM kill)" and the like.
-    public var endDescription: String {
-        if timedOut { return "killed after the timeout" }
-        if let signal { return "killed by signal \(signal)" + (killedByOOM ? " (OOM kill)" : "") }
-        return "exit \(exitStatus ?? -1)"
-    }
+    public var end: ChildEnd { ChildEnd(exitStatus: exitStatus, signal: signal, timedOut: timedOut) }
 }
 
 /// Reads the counter files the kernel keeps per memory cgroup.

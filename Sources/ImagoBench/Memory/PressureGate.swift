@@ -68,9 +68,9 @@ public struct PressureGate: Sendable {
             ("oom-kills", "= 0", "\(m.oomKills)", m.oomKills == 0),
             ("loads-completed", "= \(m.loadsTotal)", "\(m.loadsCompleted)", m.loadsCompleted == m.loadsTotal),
             // The child must also have ended well: a crash after the last load is still a failure.
-            ("child-exit", "exit 0", m.end, m.finished && m.end == "exit 0"),
+            ("child-exit", "exit 0", m.end.short, m.finished && m.end == .exited(0)),
             // No peak reported (v2 before Linux 5.19) cannot be judged; the kernel enforces the limit anyway.
-            ("peak-cgroup-usage", "≤ \(mib(limit))", m.peakCgroupBytes.map(mib) ?? "not reported",
+            ("peak-usage", "≤ \(mib(limit))", m.peakCgroupBytes.map(mib) ?? "not reported",
              (m.peakCgroupBytes ?? 0) <= limit),
         ]
         let failed = checks.filter { !$0.passed }

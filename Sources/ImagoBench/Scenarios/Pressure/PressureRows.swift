@@ -61,7 +61,7 @@ public enum PressureRows {
         guard case .measured(let m) = run.outcome else {
             return skippedMetrics.map { row($0.0, $0.1, $0.2, nil, else: run.outcome.skipReason ?? "") }
         }
-        let unfinished = "the child did not finish (\(m.end)) after \(String(format: "%.1f", m.elapsedSeconds)) s, "
+        let unfinished = "the child did not finish (\(m.endDescription)) after \(String(format: "%.1f", m.elapsedSeconds)) s, "
             + "\(m.loadsCompleted) of \(m.loadsTotal) loads"
         var rows = [
             row("oom-kills", "count", .lowerIsBetter, Double(m.oomKills), else: ""),
@@ -97,7 +97,7 @@ public enum PressureRows {
     public static func summary(limit: Int?, mode: PressureMode, _ outcome: PressureRun.Outcome) -> String {
         let label = "limit \(limitLabel(limit)), \(mode.rawValue): "
         guard case .measured(let m) = outcome else { return label + "skipped: \(outcome.skipReason ?? "")" }
-        var text = label + "\(m.end), \(m.oomKills) OOM kill(s), \(m.loadsCompleted)/\(m.loadsTotal) loads"
+        var text = label + "\(m.endDescription), \(m.oomKills) OOM kill(s), \(m.loadsCompleted)/\(m.loadsTotal) loads"
         if let peak = m.peakCgroupBytes { text += String(format: ", peak %.0f MiB", Double(peak) / mebibyte) }
         text += String(format: ", %.1f s", m.wallSeconds)
         if !m.failures.isEmpty {

@@ -20,13 +20,17 @@ public enum PressureRun {
         public let result: PressureWorkloadResult?
         /// Wall time as the parent saw it, start to exit (for a killed child: time to the kill).
         public let elapsedSeconds: Double
-        /// "exit 0", "killed by signal 9 (OOM kill)", …
-        public let end: String
+        /// How the child ended.
+        public let end: ChildEnd
         /// The child's standard error, last lines (for the log when something went wrong).
         public let errorTail: String
 
         /// Whether the child finished the workload and reported (not killed, not crashed).
         public var finished: Bool { result != nil }
+        /// "exit 0", "killed by signal 9 (OOM kill)", "killed after the timeout".
+        public var endDescription: String {
+            end.description + (end == .signalled(SIGKILL) && oomKills > 0 ? " (OOM kill)" : "")
+        }
         /// The child's own wall time when it finished, else the parent's.
         public var wallSeconds: Double { result?.wallSeconds ?? elapsedSeconds }
         /// Loads per second, or nil when the child did not finish.
@@ -61,16 +65,14 @@ public enum PressureRun {
                 let outcome = try await sandbox.runDetached(executable, arguments, limitBytes: limitBytes, timeout: timeout)
                 return .measured(measurement(workload, limitBytes: limitBytes, elapsed: ContinuousClock.now - start,
                                              output: outcome.standardOutput, errors: outcome.standardError,
-                                             oomKills: outcome.oomKills, peak: outcome.peakBytes, end: outcome.endDescription))
+                                             oomKills: outcome.oomKills, peak: outcome.peakBytes, end: outcome.end))
             case .failure(let unavailable) where limitBytes != nil:
                 return .skipped(unavailable.reason)
             case .failure:
                 let ending = try await plainRun(executable, arguments, timeout: timeout)
-                let end = ending.timedOut ? "killed after the timeout"
-                    : ending.signal.map { "killed by signal \($0)" } ?? "exit \(ending.exitStatus ?? -1)"
                 return .measured(measurement(workload, limitBytes: nil, elapsed: ContinuousClock.now - start,
                                              output: ending.standardOutput, errors: ending.standardError,
-                                             oomKills: 0, peak: nil, end: end))
+                                             oomKills: 0, peak: nil, end: ending.end))
             }
         } catch let unavailable as CgroupUnavailable {
             return .skipped(unavailable.reason)
@@ -80,7 +82,7 @@ public enum PressureRun {
     }
 
     static func measurement(_ workload: PressureWorkload, limitBytes: Int?, elapsed: Duration, output: Data,
-                            errors: Data, oomKills: Int, peak: Int?, end: String) -> Measurement {
+                            errors: Data, oomKills: Int, peak: Int?, end: ChildEnd) -> Measurement {
         let (result, completedMarkers) = PressureWorkloadResult.parse(String(decoding: output, as: UTF8.self))
         let errorLines = String(decoding: errors, as: UTF8.self).split(separator: "\n").suffix(5)
         let (seconds, attoseconds) = elapsed.components
