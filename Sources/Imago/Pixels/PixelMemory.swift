@@ -15,6 +15,20 @@ public enum PixelMemory {
     /// Bytes currently held for reuse.
     public static var retainedBytes: Int { pool.withLock { $0.total } }
 
+    /// Pixel buffers alive in this process (every `PixelBuffer` storage not yet freed, small and
+    /// large). A pipeline's images are all gone when this is back to what it was before the
+    /// pipeline existed: the memory probes wait on it (MEM-5) instead of guessing at timing.
+    public static var liveBufferCount: Int { live.withLock { $0.count } }
+
+    /// Bytes of the pixel buffers alive in this process (their allocation sizes).
+    public static var liveBytes: Int { live.withLock { $0.bytes } }
+
+    /// One lock for the pair, so a reader never sees a count and a byte total out of step.
+    private static let live = Mutex((count: 0, bytes: 0))
+
+    static func bufferCreated(byteCount: Int) { live.withLock { $0.count += 1; $0.bytes += byteCount } }
+    static func bufferFreed(byteCount: Int) { live.withLock { $0.count -= 1; $0.bytes -= byteCount } }
+
     /// Returns every retained mapping to the system.
     public static func trim() {
         release(pool.withLock { $0.setLimit($0.limit, keeping: 0) })
