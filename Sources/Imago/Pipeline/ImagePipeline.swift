@@ -20,7 +20,8 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         networkLimiter = StageLimiter(limit: configuration.maxConcurrentFetches)
-        decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes)
+        decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes,
+                                     byteBudget: configuration.decodeMemoryBudget)
     }
 
     /// The memory cache's image for `request`, synchronously, or nil (CACHE-1 relies on this).
@@ -61,6 +62,13 @@ public final class ImagePipeline: Sendable {
     /// Loads waiting for a network slot (`Configuration.maxConcurrentFetches`), for diagnostics
     /// and tests of priority order.
     public var queuedFetchCount: Int { networkLimiter.waitingCount }
+
+    /// Bytes the decodes running now declared (at most `decodeMemoryBudget`, unless one image
+    /// alone is larger).
+    public var decodeBytesInFlight: Int { decodeLimiter.runningBytes }
+
+    /// Bytes the decodes waiting for the budget (or a decode slot) declared.
+    public var decodeBytesWaiting: Int { decodeLimiter.waitingBytes }
 
     /// Starts loading `requests` at low priority so they are cached when needed.
     public func startPrefetching(_ requests: [ImageRequest]) {

@@ -4,9 +4,10 @@ import Synchronization
 /// faulted in runs at "warm buffer" speed; the pool holds at most `retainedByteLimit` bytes and
 /// gives everything back on `trim()` (wire it to memory pressure).
 public enum PixelMemory {
-    /// Most bytes of freed pixel memory kept for reuse (default 64 MiB: one 12 MP RGBA image
-    /// fits; 0 disables reuse). Only huge-page mappings are kept; small buffers use malloc,
-    /// which recycles them itself.
+    /// Most bytes of freed pixel memory kept for reuse (default `min(L / 16, 64 MiB)` of the
+    /// effective memory limit `L`, see `MemoryBudgets`: 64 MiB holds one 12 MP RGBA image on a
+    /// desktop, 16 MiB in a 256 MiB container; 0 disables reuse). Only huge-page mappings are
+    /// kept; small buffers use malloc, which recycles them itself.
     public static var retainedByteLimit: Int {
         get { pool.withLock { $0.limit } }
         set { release(pool.withLock { $0.setLimit(newValue) }) }
@@ -51,7 +52,7 @@ public enum PixelMemory {
     }
 
     private struct Pool: ~Copyable {
-        var limit = 64 << 20
+        var limit = MemoryBudgets.current.pixelMemoryRetainedLimit
         var total = 0
         var free: [PixelAllocator.Allocation] = []   // most recently freed last
 
