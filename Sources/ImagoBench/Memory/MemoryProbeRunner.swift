@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Imago
 
 /// The child side of a memory probe: measures the process around the probe's work.
@@ -7,6 +10,7 @@ public enum MemoryProbeRunner {
         // Touch what every probe needs before the "before" reading, so lazy runtime set-up
         // (Foundation's first file read, the decoder tables) is not charged to the probe.
         _ = ProcessMemory.residentBytes()
+        if case .fetch(let url, _, _) = probe { await warmUpNetworking(url) }
         let before = ProcessMemory.residentBytes() ?? 0
         let mallocBefore = ProcessMemory.mallocInUseBytes()
         let buffersBefore = PixelMemory.liveBufferCount
@@ -35,6 +39,18 @@ public enum MemoryProbeRunner {
             peakGrowthBytes: peak - before, peakResidentBytes: peak, heldAfterBytes: after - before,
             mallocHeldBytes: mallocAfter - mallocBefore, decodedBytes: decodedBytes, peakWasReset: reset,
             ownerReleased: released, imagesReleased: imagesReleased)
+    }
+
+    /// One HEAD request to the probe's server, so the networking stack's code and lazy state
+    /// (FoundationNetworking, libcurl, its TLS libraries: about 8 MiB of file-backed pages,
+    /// measured) are in place before the "before" reading and not counted as held by the fetch.
+    static func warmUpNetworking(_ url: String) async {
+        guard let url = URL(string: url) else { return }
+        var request = URLRequest(url: url)
+        request.httpMethod = "HEAD"
+        let session = URLSession(configuration: .ephemeral)
+        _ = try? await session.data(for: request)
+        session.finishTasksAndInvalidate()
     }
 
     /// Runs the probe's work and returns the decoded size; every result is released on return.
