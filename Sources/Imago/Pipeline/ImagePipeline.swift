@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Loads images: memory cache (synchronous) → disk cache → fetch → decode → store.
 ///
@@ -16,12 +17,19 @@ public final class ImagePipeline: Sendable {
     let networkLimiter: StageLimiter
     let decodeLimiter: StageLimiter
     let prefetcher = Prefetcher()
+    /// The pipeline's subscription to its pressure monitor (nil when it does not
+    /// respond to pressure); it ends with the pipeline.
+    private let pressureObservation = Mutex<MemoryPressureObservation?>(nil)
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         networkLimiter = StageLimiter(limit: configuration.maxConcurrentFetches)
         decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes,
                                      byteBudget: configuration.decodeMemoryBudget)
+        if configuration.respondsToMemoryPressure {
+            let observation = configuration.memoryPressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
+            pressureObservation.withLock { $0 = observation }
+        }
     }
 
     /// The memory cache's image for `request`, synchronously, or nil (CACHE-1 relies on this).

@@ -29,6 +29,9 @@ extension ImagePipeline {
         /// empties both, returns freed heap, and holds new decode admissions for
         /// `ImagePipeline.criticalPressureHold` while running decodes finish (default true).
         public var respondsToMemoryPressure: Bool
+        /// Where pressure events come from when `respondsToMemoryPressure` is set (default
+        /// `MemoryPressureMonitor.shared`, watching this process's cgroup).
+        public var memoryPressureMonitor: MemoryPressureMonitor
         /// Default: 2 retries, 250 ms doubling up to 4 s.
         public var retryPolicy: RetryPolicy
         /// Waits between retries run on this clock (default `ContinuousClock`; tests inject one).
@@ -52,6 +55,7 @@ extension ImagePipeline {
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
                     decodeMemoryBudget: Int = MemoryBudgets.current.decodeBudget,
                     respondsToMemoryPressure: Bool = true,
+                    memoryPressureMonitor: MemoryPressureMonitor = .shared,
                     retryPolicy: RetryPolicy = RetryPolicy(),
                     clock: any Clock<Duration> = ContinuousClock(),
                     idleTimeout: Double = 30,
@@ -66,6 +70,7 @@ extension ImagePipeline {
             self.maxConcurrentDecodes = maxConcurrentDecodes
             self.decodeMemoryBudget = decodeMemoryBudget
             self.respondsToMemoryPressure = respondsToMemoryPressure
+            self.memoryPressureMonitor = memoryPressureMonitor
             self.retryPolicy = retryPolicy
             self.clock = clock
             self.idleTimeout = idleTimeout
