@@ -146,6 +146,15 @@ static void imago_jpeg_fill_info(imago_jpeg_decoder *d, imago_image_info *info) 
     info->progressive = c->progressive_mode ? 1 : 0;
     info->arithmetic = c->arith_code ? 1 : 0;
     info->frame_count = 1;
+    if (jpeg_has_multiple_scans(c)) {
+        /* A multi-scan image is decoded through full-size coefficient arrays (64 JCOEFs per
+         * block of every component), even when DCT scaling shrinks the output. */
+        uint64_t blocks = 0;
+        for (int ci = 0; ci < c->num_components; ci++) {
+            blocks += (uint64_t)c->comp_info[ci].width_in_blocks * c->comp_info[ci].height_in_blocks;
+        }
+        info->working_bytes = blocks * DCTSIZE2 * sizeof(JCOEF);
+    }
     d->cmyk = c->jpeg_color_space == JCS_CMYK || c->jpeg_color_space == JCS_YCCK;
 }
 

@@ -141,6 +141,10 @@ imago_webp_decoder *imago_webp_open(const imago_input *input, imago_image_info *
     info->orientation = 1;
     info->animated = d->features.has_animation;
     info->frame_count = frame_count;
+    /* libwebp decodes lossless into a full-size ARGB buffer of its own; an animation's first
+     * frame may need a full canvas; a file's bitstream is held whole while decoding. */
+    uint64_t pixels = (uint64_t)d->features.width * (uint64_t)d->features.height;
+    info->working_bytes = (info->lossless ? pixels * 4 : 0) + (info->animated ? pixels * 4 : 0) + d->owned_size;
     return d;
 }
 

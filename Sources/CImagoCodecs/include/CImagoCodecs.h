@@ -2,5 +2,6 @@
 #include "imago_common.h"
 #include "imago_decode.h"
 #include "imago_encode.h"
+#include "imago_heap.h"
 #include "imago_pixels.h"
 #include "imago_reference.h"

@@ -29,6 +29,11 @@ typedef struct imago_image_info {
     int32_t lossless;         /* WebP VP8L */
     int32_t animated;         /* WebP animation; only the first frame is decoded */
     int32_t frame_count;      /* 1 for still images */
+    /* Bytes the codec library itself allocates for a full decode beyond the output and a few
+     * rows: libjpeg's whole-image coefficient arrays for a multi-scan (progressive) JPEG,
+     * libwebp's full-size ARGB buffer for lossless and a canvas for an animation's first frame.
+     * The decode budget adds it to the output size before admitting the decode. */
+    uint64_t working_bytes;
 } imago_image_info;
 
 typedef struct imago_png_decoder imago_png_decoder;

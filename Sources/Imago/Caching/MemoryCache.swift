@@ -28,8 +28,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public typealias EvictionPolicy = MemoryCacheEvictionPolicy
 
     public struct Configuration: Sendable, Equatable {
-        /// Most total cost held (default `MemoryCache.defaultCostLimit`: a tenth of physical
-        /// memory, at most 512 MiB). For images the cost is the decoded size in bytes.
+        /// Most total cost held (default `MemoryCache.defaultCostLimit`: a tenth of the
+        /// effective memory limit, at most 512 MiB). For images the cost is the decoded size in bytes.
         public var costLimit: Int
         /// Most entries held (default 1000), which bounds bookkeeping for many tiny images.
         public var countLimit: Int
@@ -51,12 +51,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
-    /// `min(physical memory / 10, 512 MiB)`: enough for a screenful of full-size photos on a
-    /// desktop, a bounded share of a small device's memory.
-    public static var defaultCostLimit: Int {
-        let physical = ProcessInfo.processInfo.physicalMemory
-        return Int(min(physical / 10, 512 << 20))
-    }
+    /// `min(L / 10, 512 MiB)` of the effective memory limit `L` (`MemoryBudgets`): enough for
+    /// a screenful of full-size photos on a desktop, a bounded share of a container's limit.
+    public static var defaultCostLimit: Int { MemoryBudgets.current.memoryCacheCostLimit }
 
     public let configuration: Configuration
     private let store: Mutex<MemoryCacheStore<Key, Value>>

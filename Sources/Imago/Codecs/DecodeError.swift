@@ -16,6 +16,10 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case outOfMemory(byteCount: Int)
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
+    /// The decode would need `requiredBytes` (output plus working memory, from the header) and
+    /// the process may use only `limitBytes` in all (its effective memory limit): refused before
+    /// anything was allocated, instead of an out-of-memory kill.
+    case exceedsMemoryLimit(requiredBytes: Int, limitBytes: Int)
 
     /// A stable one-word name: the manifest's and the CLI's vocabulary.
     public var kind: String {
@@ -28,6 +32,7 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .outOfMemory: "outOfMemory"
         case .unreadable: "unreadable"
+        case .exceedsMemoryLimit: "exceedsMemoryLimit"
         }
     }
 
@@ -41,6 +46,8 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled: "decode cancelled"
         case .outOfMemory(let count): "cannot allocate \(count) bytes of pixels"
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        case .exceedsMemoryLimit(let required, let limit):
+            "decoding needs \(required) bytes, more than the process's \(limit)-byte memory limit"
         }
     }
 }

@@ -72,7 +72,7 @@ public enum ImageDecoder {
     }
 
     /// Encoded bytes in memory as the C decoders' input, with the format they declare.
-    private static func memoryInput(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> (ImageFormat, imago_input) {
+    static func memoryInput(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> (ImageFormat, imago_input) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw .empty }
         let format = try sniff(SniffedFormat(prefix: bytes))
         return (format, imago_input(data: base.assumingMemoryBound(to: UInt8.self), size: bytes.count, fd: -1))

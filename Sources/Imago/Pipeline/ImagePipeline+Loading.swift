@@ -79,31 +79,6 @@ extension ImagePipeline {
         }
     }
 
-    /// The decode stage: bounded concurrency, ordered by the shared work's live priority.
-    func decode(_ storage: Payload.Storage, _ request: ImageRequest, _ shared: SharedWork,
-                origin: ImageOrigin) async -> Outcome {
-        let key = request.key.description
-        let decoded = await decodeLimiter.run(priority: { shared.priority }) { () async -> Result<DecodedImage, DecodeError> in
-            counters.record { $0.decodes += 1 }
-            emit(.decodeStart, key)
-            defer { emit(.decodeEnd, key) }
-            do throws(DecodeError) {
-                switch storage {
-                case .data(let data): return .success(try await ImageDecoder.decode(data, options: request.options))
-                case .file(let url): return .success(try await ImageDecoder.decode(contentsOfFile: url.path, options: request.options))
-                }
-            } catch {
-                return .failure(error)
-            }
-        }
-        guard let decoded else { return .failure(.cancelled) }
-        switch decoded {
-        case .failure(.cancelled): return .failure(.cancelled)
-        case .failure(let error): return .failure(.decoding(error))
-        case .success(let image): return .success(ImageResponse(image: image, origin: origin))
-        }
-    }
-
     private func store(_ response: ImageResponse, for request: ImageRequest) {
         guard request.cachePolicy.writesMemory, let cache = configuration.memoryCache else { return }
         if cache.insert(response.image, forKey: request.key, cost: response.pixels.byteCount) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Loads images: memory cache (synchronous) → disk cache → fetch → decode → store.
 ///
@@ -16,11 +17,19 @@ public final class ImagePipeline: Sendable {
     let networkLimiter: StageLimiter
     let decodeLimiter: StageLimiter
     let prefetcher = Prefetcher()
+    /// The pipeline's subscription to its pressure monitor (nil when it does not
+    /// respond to pressure); it ends with the pipeline.
+    private let pressureObservation = Mutex<MemoryPressureObservation?>(nil)
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         networkLimiter = StageLimiter(limit: configuration.maxConcurrentFetches)
-        decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes)
+        decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes,
+                                     byteBudget: configuration.decodeMemoryBudget)
+        if configuration.respondsToMemoryPressure {
+            let observation = configuration.memoryPressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
+            pressureObservation.withLock { $0 = observation }
+        }
     }
 
     /// The memory cache's image for `request`, synchronously, or nil (CACHE-1 relies on this).
@@ -61,6 +70,13 @@ public final class ImagePipeline: Sendable {
     /// Loads waiting for a network slot (`Configuration.maxConcurrentFetches`), for diagnostics
     /// and tests of priority order.
     public var queuedFetchCount: Int { networkLimiter.waitingCount }
+
+    /// Bytes the decodes running now declared (at most `decodeMemoryBudget`, unless one image
+    /// alone is larger).
+    public var decodeBytesInFlight: Int { decodeLimiter.runningBytes }
+
+    /// Bytes the decodes waiting for the budget (or a decode slot) declared.
+    public var decodeBytesWaiting: Int { decodeLimiter.waitingBytes }
 
     /// Starts loading `requests` at low priority so they are cached when needed.
     public func startPrefetching(_ requests: [ImageRequest]) {

@@ -16,6 +16,22 @@ extension ImagePipeline {
         public var maxConcurrentFetches: Int
         /// Decodes running at once (default: the number of active processors).
         public var maxConcurrentDecodes: Int
+        /// Bytes the decodes in flight may need together: each decode declares its output plus
+        /// working memory, read from the image's header before any pixel is allocated
+        /// (`DecodeMemoryEstimate`), and waits, in priority order, until it fits. An image
+        /// larger than the whole budget runs alone; one larger than the effective memory limit
+        /// fails with `.exceedsMemoryLimit` before allocating. Default
+        /// `MemoryBudgets.current.decodeBudget` (a quarter of the effective memory limit);
+        /// `Int.max` turns the byte bound and the limit check off.
+        public var decodeMemoryBudget: Int
+        /// Trim on memory pressure (`MemoryPressureMonitor.shared`): a warning trims the memory
+        /// cache to half its cost limit and returns pooled pixel memory; a critical event
+        /// empties both, returns freed heap, and holds new decode admissions for
+        /// `ImagePipeline.criticalPressureHold` while running decodes finish (default true).
+        public var respondsToMemoryPressure: Bool
+        /// Where pressure events come from when `respondsToMemoryPressure` is set (default
+        /// `MemoryPressureMonitor.shared`, watching this process's cgroup).
+        public var memoryPressureMonitor: MemoryPressureMonitor
         /// Default: 2 retries, 250 ms doubling up to 4 s.
         public var retryPolicy: RetryPolicy
         /// Waits between retries run on this clock (default `ContinuousClock`; tests inject one).
@@ -37,6 +53,9 @@ extension ImagePipeline {
                     fetchStrategy: FetchStrategy = .inMemory,
                     maxConcurrentFetches: Int = 6,
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    decodeMemoryBudget: Int = MemoryBudgets.current.decodeBudget,
+                    respondsToMemoryPressure: Bool = true,
+                    memoryPressureMonitor: MemoryPressureMonitor = .shared,
                     retryPolicy: RetryPolicy = RetryPolicy(),
                     clock: any Clock<Duration> = ContinuousClock(),
                     idleTimeout: Double = 30,
@@ -49,6 +68,9 @@ extension ImagePipeline {
             self.fetchStrategy = fetchStrategy
             self.maxConcurrentFetches = maxConcurrentFetches
             self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.decodeMemoryBudget = decodeMemoryBudget
+            self.respondsToMemoryPressure = respondsToMemoryPressure
+            self.memoryPressureMonitor = memoryPressureMonitor
             self.retryPolicy = retryPolicy
             self.clock = clock
             self.idleTimeout = idleTimeout

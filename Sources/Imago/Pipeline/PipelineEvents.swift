@@ -20,6 +20,16 @@ public final class PipelineCounters: Sendable {
         public var decodes = 0
         public var memoryHits = 0
         public var diskHits = 0
+        /// Bytes the decode budget admitted, summed over every decode (their estimates).
+        public var decodeBytesAdmitted = 0
+        /// Decodes that could not start at once because the decode budget was spent.
+        public var decodesWaitedForMemory = 0
+        /// Decodes refused because they alone would exceed the effective memory limit.
+        public var decodesRefusedForMemory = 0
+        /// Memory-pressure events the pipeline responded to (warnings and criticals).
+        public var memoryPressureEvents = 0
+        /// Times the pipeline trimmed its memory cache (pressure or `trimMemory`).
+        public var cacheTrims = 0
     }
 
     private let state = Mutex(Snapshot())

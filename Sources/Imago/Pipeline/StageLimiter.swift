@@ -1,62 +1,123 @@
 import Synchronization
 
-/// Bounds how many operations of one stage (network, decode) run at once. Waiters are admitted
-/// highest priority first, judged when a slot frees (so a priority raised while queued counts);
-/// equal priorities are first come, first served. A cancelled waiter leaves the queue.
+/// Bounds what one stage (network, decode) runs at once: a count of operations and,
+/// optionally, the bytes they declare (the decode stage's memory budget).
+///
+/// Waiters are admitted highest priority first, judged when a slot frees (so a priority raised
+/// while queued counts); equal priorities are first come, first served. Admission is strictly
+/// in that order: when the next waiter's bytes do not fit, nobody behind it jumps the queue, so
+/// a large image is never starved by a stream of small ones. Never a deadlock: an operation
+/// whose bytes exceed the whole budget is admitted once nothing else runs, and runs alone.
+/// A cancelled waiter leaves the queue.
 final class StageLimiter: Sendable {
     private struct Waiter {
         let id: Int
+        let bytes: Int
         let priority: @Sendable () -> ImageRequestPriority
         let continuation: CheckedContinuation<Bool, Never>
     }
 
     private struct State {
         var running = 0
+        var runningBytes = 0
         var waiters: [Waiter] = []
         var nextID = 0
         /// Waiters with an id that have not queued yet; a cancel removes the id.
         var pending: Set<Int> = []
+        /// Admissions are held (running work continues) until this instant: critical memory
+        /// pressure. Nil when not held.
+        var heldUntil: ContinuousClock.Instant?
+        /// Bytes admitted since the limiter was made.
+        var admittedBytes = 0
+
+        func fits(_ bytes: Int, limit: Int, byteBudget: Int) -> Bool {
+            heldUntil == nil && running < limit && (running == 0 || runningBytes + bytes <= byteBudget)
+        }
+
+        mutating func admit(_ bytes: Int) {
+            running += 1
+            runningBytes += bytes
+            admittedBytes += bytes
+        }
     }
 
     let limit: Int
+    /// Most bytes the running operations may declare together (`Int.max`: no byte bound).
+    let byteBudget: Int
     private let state = Mutex(State())
 
-    init(limit: Int) { self.limit = max(1, limit) }
+    init(limit: Int, byteBudget: Int = .max) {
+        self.limit = max(1, limit)
+        self.byteBudget = max(0, byteBudget)
+    }
 
     /// Operations queued for a slot (tests use it to know a waiter is in line).
     var waitingCount: Int { state.withLock { $0.waiters.count } }
-
     /// Operations holding a slot now (0 when the stage is idle).
     var runningCount: Int { state.withLock { $0.running } }
+    /// Bytes declared by the queued operations.
+    var waitingBytes: Int { state.withLock { $0.waiters.reduce(0) { $0 + $1.bytes } } }
+    /// Bytes declared by the running operations.
+    var runningBytes: Int { state.withLock { $0.runningBytes } }
+    /// Bytes admitted so far, in total.
+    var admittedBytes: Int { state.withLock { $0.admittedBytes } }
 
-    /// Runs `body` once a slot is free; returns nil (without running it) if cancelled while waiting.
-    func run<T: Sendable>(priority: @escaping @Sendable () -> ImageRequestPriority,
-                          _ body: () async -> T) async -> T? {
-        guard await acquire(priority: priority) else { return nil }
-        defer { release() }
+    /// Runs `body` once a slot (and `bytes` of the budget) is free; returns nil (without running
+    /// it) if cancelled while waiting. `onWaitForBytes` is called when it has to queue although
+    /// a slot is free: the budget (or a pressure hold) is what it waits for.
+    func run<T: Sendable>(priority: @escaping @Sendable () -> ImageRequestPriority, bytes: Int = 0,
+                          onWaitForBytes: () -> Void = {}, _ body: () async -> T) async -> T? {
+        guard await acquire(priority: priority, bytes: bytes, onWaitForBytes: onWaitForBytes) else { return nil }
+        defer { release(bytes) }
         return await body()
     }
 
-    private func acquire(priority: @escaping @Sendable () -> ImageRequestPriority) async -> Bool {
-        let id = state.withLock { state -> Int? in
-            if state.running < limit && state.waiters.isEmpty {
-                state.running += 1
-                return nil
+    /// Holds admissions until `deadline` (running operations go on); queued ones are admitted
+    /// again from then, in order. A later deadline extends the hold, an earlier one is ignored.
+    func holdAdmissions(until deadline: ContinuousClock.Instant) {
+        let extended = state.withLock { state -> Bool in
+            guard state.heldUntil.map({ $0 < deadline }) ?? true else { return false }
+            state.heldUntil = deadline
+            return true
+        }
+        guard extended else { return }
+        Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            self?.endHold(ifDue: deadline)
+        }
+    }
+
+    private func endHold(ifDue deadline: ContinuousClock.Instant) {
+        let admitted = state.withLock { state -> [Waiter] in
+            guard state.heldUntil == deadline else { return [] }   // extended meanwhile
+            state.heldUntil = nil
+            return admitNext(&state)
+        }
+        admitted.forEach { $0.continuation.resume(returning: true) }
+    }
+
+    private func acquire(priority: @escaping @Sendable () -> ImageRequestPriority, bytes: Int,
+                         onWaitForBytes: () -> Void) async -> Bool {
+        let (queued, forBytes) = state.withLock { state -> (Int?, Bool) in
+            if state.waiters.isEmpty && state.fits(bytes, limit: limit, byteBudget: byteBudget) {
+                state.admit(bytes)
+                return (nil, false)
             }
             state.nextID += 1
             state.pending.insert(state.nextID)
-            return state.nextID
+            return (state.nextID, state.running < limit)
         }
-        guard let id else { return true }
+        guard let id = queued else { return true }
+        if forBytes { onWaitForBytes() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let admitted = state.withLock { state -> Bool? in
                     if state.pending.remove(id) == nil { return false }
-                    if state.running < limit && state.waiters.isEmpty {
-                        state.running += 1
+                    if state.waiters.isEmpty && state.fits(bytes, limit: limit, byteBudget: byteBudget) {
+                        state.admit(bytes)
                         return true
                     }
-                    state.waiters.append(Waiter(id: id, priority: priority, continuation: continuation))
+                    state.waiters.append(Waiter(id: id, bytes: bytes, priority: priority, continuation: continuation))
                     return nil
                 }
                 if let admitted { continuation.resume(returning: admitted) }
@@ -70,22 +131,33 @@ final class StageLimiter: Sendable {
                 return state.waiters.remove(at: index)
             }
             waiter?.continuation.resume(returning: false)
+            // The waiter that left may have been the head of the line holding the others back.
+            let admitted = state.withLock { admitNext(&$0) }
+            admitted.forEach { $0.continuation.resume(returning: true) }
         }
     }
 
-    private func release() {
-        let next = state.withLock { state -> Waiter? in
-            guard !state.waiters.isEmpty else {
-                state.running -= 1
-                return nil
-            }
-            // Highest current priority, each read once; the earliest among equals (max(by:)
-            // keeps the first of equal elements).
+    private func release(_ bytes: Int) {
+        let admitted = state.withLock { state -> [Waiter] in
+            state.running -= 1
+            state.runningBytes -= bytes
+            return admitNext(&state)
+        }
+        admitted.forEach { $0.continuation.resume(returning: true) }
+    }
+
+    /// Admits waiters in order (highest current priority, each read once per pass; the earliest
+    /// among equals) for as long as the next one fits.
+    private func admitNext(_ state: inout State) -> [Waiter] {
+        var admitted: [Waiter] = []
+        while !state.waiters.isEmpty {
             let priorities = state.waiters.map { $0.priority() }
             let best = priorities.indices.max { priorities[$0] < priorities[$1] } ?? 0
-            return state.waiters.remove(at: best)
+            guard state.fits(state.waiters[best].bytes, limit: limit, byteBudget: byteBudget) else { break }
+            let next = state.waiters.remove(at: best)
+            state.admit(next.bytes)
+            admitted.append(next)
         }
-        next?.continuation.resume(returning: true)
+        return admitted
     }
 }
-

@@ -61,9 +61,12 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             if existing == nil {
                 state.entries[key] = entry
                 let shared = entry.shared
+                let pending = PendingWork(work)
                 entry.task = Task(priority: priority().taskPriority) { [weak self] in
-                    let outcome = await work(shared)
-                    self?.complete(key: key, entry: entry, outcome: outcome)
+                    // The work closure (and the pipeline it captures) is dropped before the
+                    // outcome is delivered, so a caller that lets go of its pipeline right after
+                    // the result frees it, and its cache, on its own thread (MEM-5).
+                    self?.complete(key: key, entry: entry, outcome: await pending.run(shared))
                 }
             }
             return false
@@ -87,14 +90,32 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         leaving?.resume(returning: .failure(.cancelled))
     }
 
-    private func complete(key: Key, entry: Entry, outcome: Outcome) {
-        let waiting = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
+    /// Delivers `outcome`, handing the last subscriber the task's own copy: the finishing task
+    /// then keeps no reference to the value (an image, a body) once its subscribers have it.
+    private func complete(key: Key, entry: Entry, outcome: consuming Outcome) {
+        var waiting = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
             if state.entries[key] === entry { state.entries[key] = nil }
             let continuations = Array(entry.subscribers.values)
             entry.subscribers.removeAll()
             return continuations
         }
-        for continuation in waiting { continuation.resume(returning: outcome) }
+        guard let last = waiting.popLast() else { return }
+        for continuation in waiting { continuation.resume(returning: copy outcome) }
+        last.resume(returning: consume outcome)
+    }
+}
+
+/// The work of one pool entry, run once and then forgotten: `run` releases the closure (and
+/// whatever it captured) as soon as it returns, not when the task object goes away.
+private final class PendingWork<Value: Sendable>: Sendable {
+    typealias Work = @Sendable (SharedWork) async -> Result<Value, ImageLoadingError>
+    private let work: Mutex<Work?>
+
+    init(_ work: @escaping Work) { self.work = Mutex(work) }
+
+    func run(_ shared: SharedWork) async -> Result<Value, ImageLoadingError> {
+        guard let body = work.withLock({ $0.take() }) else { return .failure(.cancelled) }
+        return await body(shared)
     }
 }
 

@@ -88,9 +88,13 @@ final class PixelStorage: @unchecked Sendable {
     init?(byteCount: Int) {
         guard let allocation = PixelAllocator.allocate(byteCount: byteCount) else { return nil }
         self.allocation = allocation
+        PixelMemory.bufferCreated(byteCount: allocation.size)
     }
 
-    deinit { PixelAllocator.release(allocation) }
+    deinit {
+        PixelMemory.bufferFreed(byteCount: allocation.size)
+        PixelAllocator.release(allocation)
+    }
 }
 
 #if canImport(Glibc)

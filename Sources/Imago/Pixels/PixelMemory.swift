@@ -4,9 +4,10 @@ import Synchronization
 /// faulted in runs at "warm buffer" speed; the pool holds at most `retainedByteLimit` bytes and
 /// gives everything back on `trim()` (wire it to memory pressure).
 public enum PixelMemory {
-    /// Most bytes of freed pixel memory kept for reuse (default 64 MiB: one 12 MP RGBA image
-    /// fits; 0 disables reuse). Only huge-page mappings are kept; small buffers use malloc,
-    /// which recycles them itself.
+    /// Most bytes of freed pixel memory kept for reuse (default `min(L / 16, 64 MiB)` of the
+    /// effective memory limit `L`, see `MemoryBudgets`: 64 MiB holds one 12 MP RGBA image on a
+    /// desktop, 16 MiB in a 256 MiB container; 0 disables reuse). Only huge-page mappings are
+    /// kept; small buffers use malloc, which recycles them itself.
     public static var retainedByteLimit: Int {
         get { pool.withLock { $0.limit } }
         set { release(pool.withLock { $0.setLimit(newValue) }) }
@@ -14,6 +15,20 @@ public enum PixelMemory {
 
     /// Bytes currently held for reuse.
     public static var retainedBytes: Int { pool.withLock { $0.total } }
+
+    /// Pixel buffers alive in this process (every `PixelBuffer` storage not yet freed, small and
+    /// large). A pipeline's images are all gone when this is back to what it was before the
+    /// pipeline existed: the memory probes wait on it (MEM-5) instead of guessing at timing.
+    public static var liveBufferCount: Int { live.withLock { $0.count } }
+
+    /// Bytes of the pixel buffers alive in this process (their allocation sizes).
+    public static var liveBytes: Int { live.withLock { $0.bytes } }
+
+    /// One lock for the pair, so a reader never sees a count and a byte total out of step.
+    private static let live = Mutex((count: 0, bytes: 0))
+
+    static func bufferCreated(byteCount: Int) { live.withLock { $0.count += 1; $0.bytes += byteCount } }
+    static func bufferFreed(byteCount: Int) { live.withLock { $0.count -= 1; $0.bytes -= byteCount } }
 
     /// Returns every retained mapping to the system.
     public static func trim() {
@@ -37,7 +52,7 @@ public enum PixelMemory {
     }
 
     private struct Pool: ~Copyable {
-        var limit = 64 << 20
+        var limit = MemoryBudgets.current.pixelMemoryRetainedLimit
         var total = 0
         var free: [PixelAllocator.Allocation] = []   // most recently freed last
 

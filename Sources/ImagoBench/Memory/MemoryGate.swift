@@ -102,6 +102,9 @@ public struct MemoryGate {
             ("fetch-40mp-jpeg-data", .fetch(url: url, strategy: FetchStrategy.inMemory.rawValue, temporaryDirectory: scratch.path)),
             ("fetch-40mp-jpeg-file", .fetch(url: url, strategy: FetchStrategy.downloadToFile.rawValue, temporaryDirectory: scratch.path)),
             ("pipeline-40-loads-2mp-cache-32mib", .pipelineBatch(file: try input(.jpegBaseline, 2), count: 40, cacheCostLimit: 32 << 20)),
+            // MEM-5: the cache still holds ten 12 MP images (about 460 MiB) when the pipeline is
+            // dropped; all of it must be given back.
+            ("pipeline-12-loads-12mp-cache-512mib", .pipelineBatch(file: jpeg12, count: 12, cacheCostLimit: 512 << 20)),
         ]
     }
 

@@ -34,7 +34,8 @@ public struct MemoryProbeResult: Codable, Sendable, Equatable {
     public var peakGrowthBytes: Int
     /// The absolute resident high-water mark of the process (start-up included).
     public var peakResidentBytes: Int
-    /// Resident size after the probe released its results (and `PixelMemory.trim()`) minus
+    /// Resident size after the probe released its results (every pixel buffer freed, then
+    /// `PixelMemory.trim()` and the malloc heap trimmed) minus
     /// the resident size before it: memory the scenario left behind.
     public var heldAfterBytes: Int
     /// glibc malloc bytes in use after minus before (0 off glibc).
@@ -47,9 +48,14 @@ public struct MemoryProbeResult: Codable, Sendable, Equatable {
     /// Whether the probe's pipeline (if it had one) was freed within 5 s of the work ending;
     /// false is a leak, and `heldAfterBytes` then includes what it holds.
     public var ownerReleased: Bool
+    /// Whether every pixel buffer the probe created was freed within 5 s of its owner going
+    /// (`PixelMemory.liveBufferCount` back to its value before the probe); false is a leak
+    /// of decoded images (MEM-5).
+    public var imagesReleased: Bool
 
     public init(milliseconds: Double, peakGrowthBytes: Int, peakResidentBytes: Int, heldAfterBytes: Int,
-                mallocHeldBytes: Int, decodedBytes: Int, peakWasReset: Bool, ownerReleased: Bool) {
+                mallocHeldBytes: Int, decodedBytes: Int, peakWasReset: Bool, ownerReleased: Bool,
+                imagesReleased: Bool) {
         self.milliseconds = milliseconds
         self.peakGrowthBytes = peakGrowthBytes
         self.peakResidentBytes = peakResidentBytes
@@ -58,5 +64,6 @@ public struct MemoryProbeResult: Codable, Sendable, Equatable {
         self.decodedBytes = decodedBytes
         self.peakWasReset = peakWasReset
         self.ownerReleased = ownerReleased
+        self.imagesReleased = imagesReleased
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Imago
 
 /// The child side of a memory probe: measures the process around the probe's work.
@@ -7,19 +10,27 @@ public enum MemoryProbeRunner {
         // Touch what every probe needs before the "before" reading, so lazy runtime set-up
         // (Foundation's first file read, the decoder tables) is not charged to the probe.
         _ = ProcessMemory.residentBytes()
+        if case .fetch(let url, _, _) = probe { await warmUpNetworking(url) }
         let before = ProcessMemory.residentBytes() ?? 0
         let mallocBefore = ProcessMemory.mallocInUseBytes()
+        let buffersBefore = PixelMemory.liveBufferCount
         let reset = ProcessMemory.resetPeak()
         let start = ContinuousClock.now
         let owner = ReleaseWatch()
         let decodedBytes = try await perform(probe, owner: owner)
         let elapsed = ContinuousClock.now - start
         let peak = ProcessMemory.peakResidentBytes() ?? 0
-        // A pipeline's tasks drop their last references a moment after the result is
-        // delivered; measuring before that would count memory about to be freed (and freed
-        // pixel mappings would land in PixelMemory's reuse pool after the trim below).
+        // Wait for the things themselves, not for a moment to pass: the pipeline object, then
+        // every pixel buffer the probe created. Whichever thread drops the last reference frees
+        // them, possibly a moment after the result was delivered; reading memory before that
+        // counted images about to be freed (held-after varied from 5 to 394 MiB between runs
+        // of one probe on a loaded machine).
         let released = await owner.waitForRelease()
+        let imagesReleased = await ReleaseWatch.waitUntil { PixelMemory.liveBufferCount <= buffersBefore }
         PixelMemory.trim()
+        // Freed heap that glibc keeps cached is the allocator's, not the scenario's: hand it
+        // back so "held" means still allocated (malloc-held counts small leaks that hide here).
+        ProcessMemory.trimHeap()
         let after = ProcessMemory.residentBytes() ?? 0
         let mallocAfter = ProcessMemory.mallocInUseBytes()
         let (seconds, attoseconds) = elapsed.components
@@ -27,7 +38,19 @@ public enum MemoryProbeRunner {
             milliseconds: Double(seconds) * 1000 + Double(attoseconds) / 1e15,
             peakGrowthBytes: peak - before, peakResidentBytes: peak, heldAfterBytes: after - before,
             mallocHeldBytes: mallocAfter - mallocBefore, decodedBytes: decodedBytes, peakWasReset: reset,
-            ownerReleased: released)
+            ownerReleased: released, imagesReleased: imagesReleased)
+    }
+
+    /// One HEAD request to the probe's server, so the networking stack's code and lazy state
+    /// (FoundationNetworking, libcurl, its TLS libraries: about 8 MiB of file-backed pages,
+    /// measured) are in place before the "before" reading and not counted as held by the fetch.
+    static func warmUpNetworking(_ url: String) async {
+        guard let url = URL(string: url) else { return }
+        var request = URLRequest(url: url)
+        request.httpMethod = "HEAD"
+        let session = URLSession(configuration: .ephemeral)
+        _ = try? await session.data(for: request)
+        session.finishTasksAndInvalidate()
     }
 
     /// Runs the probe's work and returns the decoded size; every result is released on return.
@@ -66,14 +89,19 @@ final class ReleaseWatch: @unchecked Sendable {   // written once by the probe b
 
     func watch(_ object: AnyObject) { self.object = object }
 
-    /// Waits until the watched object is gone (polling each millisecond, at most 5 s);
-    /// false when it is still alive then, i.e. leaked.
+    /// Waits until the watched object is gone; false when it is still alive after 5 s, i.e.
+    /// leaked.
     func waitForRelease() async -> Bool {
+        await Self.waitUntil { self.object == nil }
+    }
+
+    /// Polls `condition` each millisecond for at most 5 s; whether it became true.
+    static func waitUntil(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<5000 {
-            if object == nil { return true }
+            if condition() { return true }
             try? await Task.sleep(for: .milliseconds(1))
         }
-        return object == nil
+        return condition()
     }
 }
 

@@ -33,6 +33,11 @@ public enum ProcessMemory {
         Int(imago_reference_heap_in_use())
     }
 
+    /// Returns freed malloc memory to the kernel (glibc `malloc_trim(0)`; nothing off glibc).
+    public static func trimHeap() {
+        _ = imago_heap_trim()
+    }
+
     /// Parses one `Name:   1234 kB` line of /proc/self/status into bytes.
     static func statusField(_ name: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }

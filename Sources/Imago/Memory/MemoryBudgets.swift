@@ -1,0 +1,31 @@
+import Foundation
+
+/// Every memory default Imago derives from the process's effective memory limit `L`
+/// (`MemoryLimit.current.bytes`: the cgroup's limit in a container, physical memory elsewhere).
+///
+/// | default | formula | at L = 256 MiB | at L = 24 GiB |
+/// |---|---|---|---|
+/// | memory cache cost limit | min(L / 10, 512 MiB) | 25.6 MiB | 512 MiB |
+/// | pooled pixel memory (`PixelMemory.retainedByteLimit`) | min(L / 16, 64 MiB) | 16 MiB | 64 MiB |
+/// | decode budget (all decodes in flight) | L / 4 | 64 MiB | 6 GiB |
+/// | largest single decode | L | 256 MiB | 24 GiB |
+///
+/// A limit smaller than what the process already uses still gives these figures (they only
+/// get smaller); a decode whose own need exceeds L fails with `.exceedsMemoryLimit` instead of
+/// being admitted alone.
+public struct MemoryBudgets: Sendable, Equatable {
+    /// The effective limit the budgets derive from.
+    public var limitBytes: Int
+
+    public init(limitBytes: Int) { self.limitBytes = max(0, limitBytes) }
+
+    /// The budgets of the current effective limit.
+    public static var current: MemoryBudgets { MemoryBudgets(limitBytes: MemoryLimit.current.bytes) }
+
+    /// `min(L / 10, 512 MiB)`.
+    public var memoryCacheCostLimit: Int { min(limitBytes / 10, 512 << 20) }
+    /// `min(L / 16, 64 MiB)`.
+    public var pixelMemoryRetainedLimit: Int { min(limitBytes / 16, 64 << 20) }
+    /// `L / 4`.
+    public var decodeBudget: Int { limitBytes / 4 }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The decode stage: bounded concurrency and bytes, ordered by the shared work's live
+    /// priority. The image's header is read first, so the decode declares what it will need
+    /// before any pixel is allocated (`Configuration.decodeMemoryBudget`).
+    func decode(_ storage: Payload.Storage, _ request: ImageRequest, _ shared: SharedWork,
+                origin: ImageOrigin) async -> Outcome {
+        let key = request.key.description
+        // A header that cannot be read is reported by the decode itself, exactly as before.
+        let estimate = try? storage.memoryEstimate(options: request.options)
+        let bytes = estimate?.totalBytes ?? 0
+        if let refusal = memoryRefusal(bytes) {
+            counters.record { $0.decodesRefusedForMemory += 1 }
+            return .failure(.decoding(refusal))
+        }
+        let decoded = await decodeLimiter.run(priority: { shared.priority }, bytes: bytes, onWaitForBytes: {
+            counters.record { $0.decodesWaitedForMemory += 1 }
+        }) { () async -> Result<DecodedImage, DecodeError> in
+            counters.record {
+                $0.decodes += 1
+                $0.decodeBytesAdmitted += bytes
+            }
+            emit(.decodeStart, key)
+            defer { emit(.decodeEnd, key) }
+            do throws(DecodeError) {
+                switch storage {
+                case .data(let data): return .success(try await ImageDecoder.decode(data, options: request.options))
+                case .file(let url): return .success(try await ImageDecoder.decode(contentsOfFile: url.path, options: request.options))
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let decoded else { return .failure(.cancelled) }
+        switch decoded {
+        case .failure(.cancelled): return .failure(.cancelled)
+        case .failure(let error): return .failure(.decoding(error))
+        case .success(let image): return .success(ImageResponse(image: image, origin: origin))
+        }
+    }
+
+    /// `.exceedsMemoryLimit` when a decode needing `bytes` could never fit in the process's
+    /// effective memory limit (read now: it may have changed); nil when the budget is off.
+    private func memoryRefusal(_ bytes: Int) -> DecodeError? {
+        guard configuration.decodeMemoryBudget != .max else { return nil }
+        let limit = MemoryLimit.current.bytes
+        return bytes > limit ? .exceedsMemoryLimit(requiredBytes: bytes, limitBytes: limit) : nil
+    }
+}
+
+extension Payload.Storage {
+    /// What decoding these bytes will need, from their header alone.
+    func memoryEstimate(options: DecodeOptions) throws(DecodeError) -> DecodeMemoryEstimate {
+        switch self {
+        case .data(let data): try ImageDecoder.memoryEstimate(data, options: options)
+        case .file(let url): try ImageDecoder.memoryEstimate(contentsOfFile: url.path, options: options)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import CImagoCodecs
+import Foundation
+
+extension ImagePipeline {
+    /// How long new decode admissions wait after a critical memory-pressure event (default
+    /// 250 ms): time for the freed cache and pool pages to reach the kernel and for running
+    /// decodes to finish, without stalling loads for long if the pressure passes.
+    public static let criticalPressureHold: Duration = .milliseconds(250)
+
+    /// Gives back memory the pipeline keeps for speed, not correctness.
+    /// - `.warning`: trims the memory cache to half its cost limit (least recently used first)
+    ///   and returns pooled pixel memory (`PixelMemory.trim()`).
+    /// - `.critical`: empties the memory cache, returns pooled pixel memory and freed malloc
+    ///   heap, and holds new decode admissions for `criticalPressureHold` (decodes already
+    ///   running finish; queued ones wait, in order, then go on).
+    /// - `.normal`: nothing.
+    /// Called on every pressure event when `Configuration.respondsToMemoryPressure` is set; an
+    /// app may call it itself (e.g. when it goes to the background).
+    public func trimMemory(_ level: MemoryPressureLevel) {
+        guard level != .normal else { return }
+        if let cache = configuration.memoryCache {
+            cache.trim(toCost: level == .critical ? 0 : cache.configuration.costLimit / 2)
+            counters.record { $0.cacheTrims += 1 }
+        }
+        PixelMemory.trim()
+        if level == .critical {
+            _ = imago_heap_trim()
+            decodeLimiter.holdAdmissions(until: .now + Self.criticalPressureHold)
+        }
+    }
+
+    /// What the pipeline does with a pressure event it observes.
+    func respond(to event: MemoryPressureEvent) {
+        guard event.level != .normal else { return }
+        counters.record { $0.memoryPressureEvents += 1 }
+        trimMemory(event.level)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import Imago
+import ImagoTestServer
+
+/// The decode stage's memory budget: estimates from headers, admission by bytes in priority
+/// order, an oversized image alone, the refusal past the effective limit, the pressure hold.
+final class DecodeBudgetTests: XCTestCase {
+    private func estimate(_ file: String, _ options: DecodeOptions = DecodeOptions()) throws -> DecodeMemoryEstimate {
+        try ImageDecoder.memoryEstimate(contentsOfFile: TestCorpus.url(file).path, options: options)
+    }
+
+    func testEstimatesChargeEachCodecsWorkingMemory() throws {
+        let baseline = try estimate("jpeg/baseline-420-q85-1600x1200.jpg")
+        XCTAssertEqual(baseline.outputBytes, DecodeMemoryEstimate.allocatedBytes(1600 * 1200 * 4))
+        XCTAssertEqual(baseline.outputBytes % (2 << 20), 0, "a mapped buffer is charged in whole huge pages")
+        XCTAssertEqual(baseline.workingBytes, 1600 * DecodeMemoryEstimate.rowBytesPerColumn, "single scan: rows only")
+
+        let progressive = try estimate("jpeg/progressive-420-q90.jpg")
+        let pixels = progressive.metadata.width * progressive.metadata.height
+        // 4:2:0: luma 2 bytes per pixel plus two quarter-size chroma planes, in whole 8x8 blocks.
+        XCTAssertGreaterThanOrEqual(progressive.workingBytes, pixels * 3)
+        XCTAssertLessThan(progressive.workingBytes, pixels * 4 + progressive.metadata.width * 64)
+
+        let lossless = try estimate("webp/lossless.webp")
+        let losslessPixels = lossless.metadata.width * lossless.metadata.height
+        XCTAssertGreaterThanOrEqual(lossless.workingBytes, losslessPixels * 4, "libwebp's own ARGB buffer")
+
+        let interlaced = try estimate("png/rgba-8-interlaced.png")
+        let small = try estimate("png/rgba-8-interlaced.png", DecodeOptions(maxPixelSize: 8))
+        XCTAssertEqual(small.workingBytes - interlaced.workingBytes,
+                       interlaced.metadata.width * interlaced.metadata.height * 4,
+                       "an Adam7 image decoded smaller needs a full-size intermediate")
+
+        let rotated = try estimate("jpeg/orientation-6.jpg", DecodeOptions(applyOrientation: true))
+        let upright = try estimate("jpeg/orientation-6.jpg", DecodeOptions(applyOrientation: false))
+        XCTAssertEqual(rotated.workingBytes - upright.workingBytes, rotated.outputBytes, "the rotated copy")
+    }
+
+    func testEstimateFailsLikeTheDecodeOnABadHeader() {
+        XCTAssertThrowsError(try estimate("invalid/png-too-large-100000x100000.png")) { error in
+            XCTAssertEqual((error as? DecodeError)?.kind, "tooLarge")
+        }
+        XCTAssertThrowsError(try ImageDecoder.memoryEstimate(Data("not an image".utf8))) { error in
+            XCTAssertEqual((error as? DecodeError)?.kind, "unsupportedFormat")
+        }
+    }
+
+    func testBytesAreAdmittedInPriorityOrderWithoutQueueJumping() async throws {
+        let limiter = StageLimiter(limit: 4, byteBudget: 100)
+        let release = Gate(), entered = Gate()
+        let order = Mutex<[String]>([])
+        let holder = Task {
+            await limiter.run(priority: { .normal }, bytes: 60) {
+                entered.open()
+                try? await release.waitUntilOpen(timeout: .seconds(30))
+            }
+        }
+        try await entered.waitUntilOpen()
+        let waitedForBytes = Mutex(0)
+        let big = Task { @Sendable () async -> Void? in
+            await limiter.run(priority: { .high }, bytes: 60, onWaitForBytes: { waitedForBytes.withLock { $0 += 1 } }) {
+                order.withLock { $0.append("big") }
+            }
+        }
+        try await waitFor { limiter.waitingCount == 1 }
+        // Fits beside the holder, but must not jump the line.
+        let small = Task { @Sendable () async -> Void? in
+            await limiter.run(priority: { .low }, bytes: 30, onWaitForBytes: { waitedForBytes.withLock { $0 += 1 } }) {
+                order.withLock { $0.append("small") }
+            }
+        }
+        try await waitFor { limiter.waitingCount == 2 }
+        XCTAssertEqual(limiter.waitingBytes, 90)
+        XCTAssertEqual(limiter.runningBytes, 60)
+        XCTAssertEqual(order.withLock { $0 }, [], "nothing ran past the budget or the order")
+        XCTAssertEqual(waitedForBytes.withLock { $0 }, 2)
+        release.open()
+        _ = await holder.value
+        _ = await big.value
+        _ = await small.value
+        XCTAssertEqual(order.withLock { $0 }, ["big", "small"])
+        XCTAssertEqual(limiter.runningBytes, 0)
+        XCTAssertEqual(limiter.admittedBytes, 150)
+    }
+
+    func testAnImageLargerThanTheBudgetRunsAloneAndNeverDeadlocks() async throws {
+        let limiter = StageLimiter(limit: 4, byteBudget: 100)
+        let release = Gate(), entered = Gate()
+        let huge = Task {
+            await limiter.run(priority: { .normal }, bytes: 500) {
+                entered.open()
+                try? await release.waitUntilOpen(timeout: .seconds(30))
+                return "huge"
+            }
+        }
+        try await entered.waitUntilOpen()
+        let tiny = Task { await limiter.run(priority: { .veryHigh }, bytes: 1) { "tiny" } }
+        try await waitFor { limiter.waitingCount == 1 }
+        XCTAssertEqual(limiter.runningCount, 1, "the oversized decode runs alone")
+        release.open()
+        let results = [await huge.value, await tiny.value]
+        XCTAssertEqual(results, ["huge", "tiny"])
+    }
+
+    func testACancelledHeadOfTheLineLetsTheOthersThrough() async throws {
+        let limiter = StageLimiter(limit: 4, byteBudget: 100)
+        let release = Gate(), entered = Gate()
+        let holder = Task {
+            await limiter.run(priority: { .normal }, bytes: 60) {
+                entered.open()
+                try? await release.waitUntilOpen(timeout: .seconds(30))
+            }
+        }
+        try await entered.waitUntilOpen()
+        let blocked = Task { await limiter.run(priority: { .high }, bytes: 60) { "blocked" } }
+        try await waitFor { limiter.waitingCount == 1 }
+        let fits = Task { await limiter.run(priority: { .low }, bytes: 30) { "fits" } }
+        try await waitFor { limiter.waitingCount == 2 }
+        blocked.cancel()
+        let admitted = await fits.value
+        XCTAssertEqual(admitted, "fits", "admitted beside the holder once the head left")
+        let cancelled = await blocked.value
+        XCTAssertNil(cancelled)
+        release.open()
+        _ = await holder.value
+    }
+
+    func testAHoldQueuesNewDecodesUntilItEnds() async throws {
+        let limiter = StageLimiter(limit: 4, byteBudget: 100)
+        limiter.holdAdmissions(until: .now + .milliseconds(50))
+        let held = Task { await limiter.run(priority: { .normal }, bytes: 10) { "ran" } }
+        try await waitFor { limiter.waitingCount == 1 }
+        let result = await held.value
+        XCTAssertEqual(result, "ran", "admitted when the hold ended, with nothing else to wake it")
+    }
+
+    func testPipelineRefusesADecodeLargerThanTheMemoryLimitBeforeAllocating() async throws {
+        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
+        let buffersBefore = PixelMemory.liveBufferCount
+        let huge = Data(TestCorpus.bytes("invalid/png-too-large-100000x100000.png"))
+        var request = ImageRequest(source: .data(huge, id: "huge"))
+        request.options.pixelLimit = .max
+        do {
+            _ = try await pipeline.response(for: request)
+            XCTFail("a 40 GB decode was admitted")
+        } catch {
+            guard case .decoding(.exceedsMemoryLimit(let required, let limit)) = error else {
+                return XCTFail("expected exceedsMemoryLimit, got \(error)")
+            }
+            XCTAssertGreaterThanOrEqual(required, 100_000 * 100_000 * 4)
+            XCTAssertEqual(limit, MemoryLimit.current.bytes)
+        }
+        XCTAssertEqual(PixelMemory.liveBufferCount, buffersBefore, "nothing was allocated")
+        let counters = pipeline.counters.snapshot
+        XCTAssertEqual(counters.decodesRefusedForMemory, 1)
+        XCTAssertEqual(counters.decodes, 0)
+    }
+
+    func testPipelineChargesTheHeadersEstimateAndGivesItBack() async throws {
+        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
+        let jpeg = Data(TestCorpus.bytes("jpeg/progressive-420-q90.jpg"))
+        _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "charged")))
+        XCTAssertEqual(pipeline.counters.snapshot.decodeBytesAdmitted, try ImageDecoder.memoryEstimate(jpeg).totalBytes)
+        XCTAssertEqual(pipeline.decodeBytesInFlight, 0)
+        XCTAssertEqual(pipeline.decodeBytesWaiting, 0)
+    }
+}
