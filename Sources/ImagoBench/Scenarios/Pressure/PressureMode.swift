@@ -16,8 +16,8 @@ public enum PressureMode: String, Codable, Sendable, CaseIterable {
             return .init()
         case .budgetAndPressureOff:
             PixelMemory.retainedByteLimit = 64 << 20
-            // TODO(issue 10): once main has the knobs, add `decodeMemoryBudget: .max, respondsToMemoryPressure: false`.
-            return .init(memoryCache: MemoryCache(configuration: .init(costLimit: 512 << 20)))
+            return .init(memoryCache: MemoryCache(configuration: .init(costLimit: 512 << 20)),
+                         decodeMemoryBudget: .max, respondsToMemoryPressure: false)
         }
     }
 

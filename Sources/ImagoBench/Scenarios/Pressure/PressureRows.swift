@@ -21,7 +21,9 @@ public enum PressureRows {
     /// Counter fields the pipeline may have (added by issue 10) and their metric names; a row
     /// appears only when the workload's counters contain the field.
     static let pressureCounters = [("memoryPressureEvents", "memory-pressure-events"), ("cacheTrims", "cache-trims"),
-                                   ("decodeBytesAdmitted", "decode-bytes-admitted")]
+                                   ("decodeBytesAdmitted", "decode-bytes-admitted"),
+                                   ("decodesWaitedForMemory", "decodes-waited-for-memory"),
+                                   ("decodesRefusedForMemory", "decodes-refused-for-memory")]
 
     /// The rows a run without a measurement still gets, so the report says why.
     static let skippedMetrics: [(String, String, MetricDirection)] = [
@@ -77,8 +79,9 @@ public enum PressureRows {
         rows.append(row("peak-rss", "MiB", .lowerIsBetter, m.result?.peakResidentBytes.map { Double($0) / mebibyte },
                         else: unfinished))
         for (field, metric) in pressureCounters where counted.contains(field) {
-            let unit = field == "decodeBytesAdmitted" ? "bytes" : "count"
-            rows.append(row(metric, unit, .lowerIsBetter, m.result?.counters[field].map(Double.init), else: unfinished))
+            let bytes = field == "decodeBytesAdmitted"   // a byte total, shown in MiB like the other sizes
+            let value = m.result?.counters[field].map { bytes ? Double($0) / mebibyte : Double($0) }
+            rows.append(row(metric, bytes ? "MiB" : "count", .lowerIsBetter, value, else: unfinished))
         }
         rows += [
             row("decodes", "count", .lowerIsBetter, m.result?.counters["decodes"].map(Double.init), else: unfinished),
