@@ -3,8 +3,8 @@ import Foundation
 import ImagoBench
 
 /// `imago bench-pressure-workload JSON`: the pressure scenario's workload in this fresh process
-/// (which the bench has put in a memory cgroup). Prints "+" or "-" per finished load as it
-/// goes, then the result as one JSON line.
+/// (which the bench has put in a memory cgroup). Prints a progress line per finished load as
+/// it goes, then the result as one JSON line (`PressureWorkloadOutput`).
 struct BenchPressureWorkloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-pressure-workload",
@@ -15,12 +15,12 @@ struct BenchPressureWorkloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let workload = try JSONDecoder().decode(PressureWorkload.self, from: Data(self.workload.utf8))
-        let result = await PressureWorkloadRunner.run(workload) { succeeded in
+        let result = await PressureWorkloadRunner.run(workload) { loaded, progress in
             // Unbuffered writes: if the kernel kills this process, the parent still sees every
-            // marker written before the kill (print's buffer would be lost).
-            Self.write(succeeded ? PressureWorkloadResult.completedMarker : PressureWorkloadResult.failedMarker)
+            // line written before the kill (print's buffer would be lost).
+            Self.write(PressureWorkloadOutput.progressLine(loaded: loaded, progress))
         }
-        Self.write(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+        Self.write(PressureWorkloadOutput.resultLine(result))
     }
 
     private static func write(_ line: String) {

@@ -10,8 +10,8 @@ final class PressureGateTests: XCTestCase {
         let result = PressureWorkloadResult(loadsAttempted: 300, loadsCompleted: completed, failures: [:], wallSeconds: 20,
                                             counters: ["decodes": completed], peakResidentBytes: 180 << 20)
         return .measured(PressureRun.Measurement(
-            mode: .defaults, limitBytes: limit, loadsTotal: 300, loadsCompleted: completed, failures: [:], oomKills: oomKills,
-            peakCgroupBytes: peak, result: finished ? result : nil, elapsedSeconds: 21, end: end, errorTail: ""))
+            mode: .defaults, limitBytes: limit, loadsTotal: 300, loadsCompleted: completed, failures: [:], loadsFailed: 0, oomKills: oomKills,
+            peakCgroupBytes: peak, result: finished ? result : nil, lastProgress: nil, elapsedSeconds: 21, end: end, errorTail: ""))
     }
 
     func testACleanRunPasses() {

@@ -24,25 +24,33 @@ final class PressureWorkloadTests: XCTestCase {
         XCTAssertEqual(Set(paths).count, 300)
     }
 
-    func testAKilledChildsMarkersCountItsCompletedLoads() {
-        let (result, completed) = PressureWorkloadResult.parse("+\n+\n-\n+\n")
-        XCTAssertNil(result)
-        XCTAssertEqual(completed, 3)
+    func testAKilledChildsProgressLinesSayHowFarItGotAndWhatItHadSeen() {
+        let progress = { (events: Int) in PressureWorkloadOutput.Progress(counters: ["memoryPressureEvents": events], peakResidentBytes: 9) }
+        let output = [PressureWorkloadOutput.progressLine(loaded: true, progress(0)),
+                      PressureWorkloadOutput.progressLine(loaded: false, progress(1)),
+                      PressureWorkloadOutput.progressLine(loaded: true, progress(2))].joined(separator: "\n") + "\n+ {trunc"
+        let parsed = PressureWorkloadOutput.parse(output)
+        XCTAssertNil(parsed.result)
+        XCTAssertEqual(parsed.loaded, 3, "a line cut short by the kill still marks a finished load")
+        XCTAssertEqual(parsed.failed, 1)
+        XCTAssertEqual(parsed.lastProgress, progress(2))
     }
 
-    func testAFinishedChildsResultLineIsRead() throws {
+    func testAFinishedChildsResultLineIsRead() {
         let result = PressureWorkloadResult(loadsAttempted: 2, loadsCompleted: 1, failures: ["httpStatus(404)": 1],
                                             wallSeconds: 1.5, counters: ["decodes": 1], peakResidentBytes: 1 << 20)
-        let line = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
-        XCTAssertEqual(PressureWorkloadResult.parse("+\n-\n" + line + "\n").result, result)
+        let progress = PressureWorkloadOutput.progressLine(loaded: true, .init(counters: [:], peakResidentBytes: nil))
+        let parsed = PressureWorkloadOutput.parse(progress + "\n" + PressureWorkloadOutput.resultLine(result) + "\n")
+        XCTAssertEqual(parsed.result, result)
+        XCTAssertEqual(parsed.loaded, 1)
     }
 
     private func measured(limit: Int?, kills: Int, completed: Int, finished: Bool, wall: Double) -> PressureRun.Outcome {
         let result = PressureWorkloadResult(loadsAttempted: 300, loadsCompleted: completed, failures: [:], wallSeconds: wall,
                                             counters: ["decodes": completed], peakResidentBytes: 100 << 20)
         return .measured(PressureRun.Measurement(
-            mode: .defaults, limitBytes: limit, loadsTotal: 300, loadsCompleted: completed, failures: [:], oomKills: kills,
-            peakCgroupBytes: limit.map { $0 - (1 << 20) } ?? (700 << 20), result: finished ? result : nil,
+            mode: .defaults, limitBytes: limit, loadsTotal: 300, loadsCompleted: completed, failures: [:], loadsFailed: 0, oomKills: kills,
+            peakCgroupBytes: limit.map { $0 - (1 << 20) } ?? (700 << 20), result: finished ? result : nil, lastProgress: nil,
             elapsedSeconds: wall + 0.5, end: finished ? .exited(0) : .signalled(SIGKILL), errorTail: ""))
     }
 

@@ -32,8 +32,9 @@ public enum PressureTable {
         lines.append("")
         lines.append("Every load is a distinct URL (its own cache key, fetch and decode); the encoded files are one "
                      + "baseline JPEG per size (2, 12, 40 MP) served under many paths. Peak cgroup: the kernel's high-water "
-                     + "mark of memory charged to the run's cgroup. \"—\" in pressure events / cache trims: the child was "
-                     + "killed before reporting, or this build's pipeline does not count them.")
+                     + "mark of memory charged to the run's cgroup. Pressure events, cache trims and loads of a killed "
+                     + "child: as of its last finished load. \"—\": not reported (no load finished, or this build's "
+                     + "pipeline does not count them).")
         return lines.joined(separator: "\n")
     }
 

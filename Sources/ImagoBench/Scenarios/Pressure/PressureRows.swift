@@ -43,7 +43,7 @@ public enum PressureRows {
 
     public static func rows(scenario: String, loads: Int, concurrency: Int, runs: [Run]) -> [BenchResult] {
         // Every run is the same executable: a counter one run reported, this build counts.
-        let counted = Set(runs.flatMap { $0.outcome.measurement?.result?.counters.keys.map { $0 } ?? [] })
+        let counted = Set(runs.flatMap { $0.outcome.measurement?.counters?.keys.map { $0 } ?? [] })
         return runs.flatMap { run in
             let reference = runs.first { $0.limitBytes == nil && $0.mode == run.mode }
             return rows(scenario: scenario, parameters: parameters(limitBytes: run.limitBytes, mode: run.mode, loads: loads,
@@ -68,7 +68,7 @@ public enum PressureRows {
         var rows = [
             row("oom-kills", "count", .lowerIsBetter, Double(m.oomKills), else: ""),
             row("loads-completed", "count", .higherIsBetter, Double(m.loadsCompleted), else: ""),
-            row("load-failures", "count", .lowerIsBetter, m.finished ? Double(m.failures.values.reduce(0, +)) : nil, else: unfinished),
+            row("load-failures", "count", .lowerIsBetter, Double(m.loadsFailed), else: ""),
             row("peak-cgroup-usage", "MiB", .lowerIsBetter, m.peakCgroupBytes.map { Double($0) / mebibyte },
                 else: "no memory cgroup for this run"),
         ]
@@ -80,11 +80,11 @@ public enum PressureRows {
                         else: unfinished))
         for (field, metric) in pressureCounters where counted.contains(field) {
             let bytes = field == "decodeBytesAdmitted"   // a byte total, shown in MiB like the other sizes
-            let value = m.result?.counters[field].map { bytes ? Double($0) / mebibyte : Double($0) }
+            let value = m.counters?[field].map { bytes ? Double($0) / mebibyte : Double($0) }
             rows.append(row(metric, bytes ? "MiB" : "count", .lowerIsBetter, value, else: unfinished))
         }
         rows += [
-            row("decodes", "count", .lowerIsBetter, m.result?.counters["decodes"].map(Double.init), else: unfinished),
+            row("decodes", "count", .lowerIsBetter, m.counters?["decodes"].map(Double.init), else: unfinished),
             row("wall-time", "s", .lowerIsBetter, m.finished ? m.wallSeconds : nil, else: unfinished),
             row("throughput", "images/s", .higherIsBetter, m.throughput, else: unfinished),
         ]

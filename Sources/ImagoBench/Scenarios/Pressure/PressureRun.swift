@@ -11,13 +11,17 @@ public enum PressureRun {
         public let loadsTotal: Int
         /// From the child's result, or (when it was killed) from the loads it reported finished.
         public let loadsCompleted: Int
-        /// Failed loads per error description (empty when the child never reported).
+        /// Failed loads per error description (empty when the child never wrote its result).
         public let failures: [String: Int]
+        /// Failed loads: from the child's result, or (killed) its progress lines.
+        public let loadsFailed: Int
         public let oomKills: Int
         /// Peak memory charged to the cgroup, or nil when the run had no cgroup.
         public let peakCgroupBytes: Int?
         /// The child's own result; nil when it died before printing it.
         public let result: PressureWorkloadResult?
+        /// The state after the child's last finished load (what a killed child had seen).
+        public let lastProgress: PressureWorkloadOutput.Progress?
         /// Wall time as the parent saw it, start to exit (for a killed child: time to the kill).
         public let elapsedSeconds: Double
         /// How the child ended.
@@ -33,6 +37,8 @@ public enum PressureRun {
         }
         /// The child's own wall time when it finished, else the parent's.
         public var wallSeconds: Double { result?.wallSeconds ?? elapsedSeconds }
+        /// The pipeline's counters at the end, or (killed) as of the last finished load.
+        public var counters: [String: Int]? { result?.counters ?? lastProgress?.counters }
         /// Loads per second, or nil when the child did not finish.
         public var throughput: Double? { finished && wallSeconds > 0 ? Double(loadsCompleted) / wallSeconds : nil }
     }
@@ -83,12 +89,14 @@ public enum PressureRun {
 
     static func measurement(_ workload: PressureWorkload, limitBytes: Int?, elapsed: Duration, output: Data,
                             errors: Data, oomKills: Int, peak: Int?, end: ChildEnd) -> Measurement {
-        let (result, completedMarkers) = PressureWorkloadResult.parse(String(decoding: output, as: UTF8.self))
+        let parsed = PressureWorkloadOutput.parse(String(decoding: output, as: UTF8.self))
         let errorLines = String(decoding: errors, as: UTF8.self).split(separator: "\n").suffix(5)
         let (seconds, attoseconds) = elapsed.components
         return Measurement(mode: workload.mode, limitBytes: limitBytes, loadsTotal: workload.urls.count,
-                           loadsCompleted: result?.loadsCompleted ?? completedMarkers,
-                           failures: result?.failures ?? [:], oomKills: oomKills, peakCgroupBytes: peak, result: result,
+                           loadsCompleted: parsed.result?.loadsCompleted ?? parsed.loaded,
+                           failures: parsed.result?.failures ?? [:],
+                           loadsFailed: parsed.result.map { $0.failures.values.reduce(0, +) } ?? parsed.failed, oomKills: oomKills, peakCgroupBytes: peak,
+                           result: parsed.result, lastProgress: parsed.lastProgress,
                            elapsedSeconds: Double(seconds) + Double(attoseconds) / 1e18, end: end,
                            errorTail: errorLines.joined(separator: "\n"))
     }

@@ -17,7 +17,7 @@ public struct PressureWorkload: Codable, Sendable, Equatable {
     }
 }
 
-/// What the workload child prints as its last line.
+/// What the workload child prints as its last line (see `PressureWorkloadOutput`).
 public struct PressureWorkloadResult: Codable, Sendable, Equatable {
     public var loadsAttempted: Int
     public var loadsCompleted: Int
@@ -40,21 +40,6 @@ public struct PressureWorkloadResult: Codable, Sendable, Equatable {
         self.peakResidentBytes = peakResidentBytes
     }
 
-    /// The lines the child writes after each successful and each failed load, before the
-    /// result, so the parent can count the loads a killed child completed (the result line
-    /// never comes then).
-    public static let completedMarker = "+", failedMarker = "-"
-
-    /// Reads the child's standard output: the result when a line holds one, and the number of
-    /// loads it reported completed either way.
-    public static func parse(_ output: String) -> (result: PressureWorkloadResult?, completedMarkers: Int) {
-        let lines = output.split(separator: "\n")
-        let markers = lines.filter { $0 == completedMarker }.count
-        let result = lines.last { $0.hasPrefix("{") }.flatMap {
-            try? JSONDecoder().decode(PressureWorkloadResult.self, from: Data($0.utf8))
-        }
-        return (result, markers)
-    }
 }
 
 /// The images of one pressure workload: sizes mixed like a photo feed, in a seeded shuffle.

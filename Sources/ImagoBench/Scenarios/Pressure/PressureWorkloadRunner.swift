@@ -5,9 +5,10 @@ import Imago
 /// URL of the workload through one pipeline, `concurrency` at a time, dropping each image as
 /// soon as it arrives, the way a scrolling feed does.
 public enum PressureWorkloadRunner {
-    /// Runs the workload. `marker` is called after every finished load (true: it succeeded),
-    /// so the parent can count progress even if the kernel kills this process.
-    public static func run(_ workload: PressureWorkload, marker: @escaping @Sendable (Bool) -> Void) async -> PressureWorkloadResult {
+    /// Runs the workload. `progress` is called after every finished load (true: it loaded),
+    /// so the parent learns how far it got even if the kernel kills this process.
+    public static func run(_ workload: PressureWorkload,
+                           progress: @escaping @Sendable (Bool, PressureWorkloadOutput.Progress) -> Void) async -> PressureWorkloadResult {
         let pipeline = ImagePipeline(configuration: workload.mode.prepareConfiguration())
         let urls = workload.urls.compactMap(URL.init(string:))
         var completed = 0
@@ -20,10 +21,10 @@ public enum PressureWorkloadRunner {
                 group.addTask {
                     do {
                         _ = try await pipeline.response(for: request)   // dropped at once
-                        marker(true)
+                        progress(true, state(pipeline))
                         return nil
                     } catch {
-                        marker(false)
+                        progress(false, state(pipeline))
                         return String(describing: error)
                     }
                 }
@@ -42,6 +43,10 @@ public enum PressureWorkloadRunner {
             loadsAttempted: workload.urls.count, loadsCompleted: completed, failures: failures.filter { $0.value > 0 },
             wallSeconds: Double(seconds) + Double(attoseconds) / 1e18, counters: counters(pipeline.counters.snapshot),
             peakResidentBytes: ProcessMemory.peakResidentBytes())
+    }
+
+    static func state(_ pipeline: ImagePipeline) -> PressureWorkloadOutput.Progress {
+        .init(counters: counters(pipeline.counters.snapshot), peakResidentBytes: ProcessMemory.peakResidentBytes())
     }
 
     /// Every field of the pipeline's counters by name, read by reflection so that counters
