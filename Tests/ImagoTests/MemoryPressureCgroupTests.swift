@@ -93,6 +93,27 @@ final class MemoryPressureCgroupTests: XCTestCase {
         XCTAssertLessThanOrEqual(Double(wakeUps) / seconds, 5)
     }
 
+    /// The polling fallback's cost (no cgroup, no PSI: a tree whose /proc is the real one, so
+    /// resident memory is compared with physical memory every 500 ms): about 2 wake-ups/s.
+    func testPollingFallbackWakesAtItsInterval() throws {
+        let tree = try FakeCgroupTree()
+        defer { tree.remove() }
+        XCTAssertEqual(symlink("/proc", tree.root + "/proc"), 0)
+        let monitor = MemoryPressureMonitor(root: tree.root)
+        let observation = monitor.addObserver { _ in }
+        defer { observation.cancel() }
+        XCTAssertEqual(monitor.activeMechanisms, ["usage polling every 0.5 seconds"])
+        let tid = try XCTUnwrap(waitForThreadID(monitor))
+        let seconds = Double(ProcessInfo.processInfo.environment["IMAGO_IDLE_SECONDS"] ?? "") ?? 1
+        let start = try XCTUnwrap(ThreadStats.read(threadID: tid))
+        Thread.sleep(forTimeInterval: seconds)   // the measurement itself
+        let end = try XCTUnwrap(ThreadStats.read(threadID: tid))
+        let wakeUps = end.voluntarySwitches - start.voluntarySwitches
+        print(String(format: "polling %.0f s: %d wake-ups (%.2f/s), %.6f CPU seconds", seconds, wakeUps,
+                     Double(wakeUps) / seconds, Double(end.cpuNanoseconds - start.cpuNanoseconds) / 1e9))
+        XCTAssertLessThanOrEqual(Double(wakeUps) / seconds, 4)
+    }
+
     // MARK: - Helpers
 
     private func waitForThreadID(_ monitor: MemoryPressureMonitor) -> Int32? {
