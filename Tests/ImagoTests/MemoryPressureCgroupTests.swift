@@ -47,6 +47,7 @@ final class MemoryPressureCgroupTests: XCTestCase {
         let normal = recorder.expectation(level: .normal)
         try input.fileHandleForWriting.close()   // the allocator exits: usage falls back under 75%
         child?.waitUntilExit()
+        try output.fileHandleForReading.close()   // now, not whenever Foundation releases it
         wait(for: [normal], timeout: 30)
 
         let events = recorder.events

@@ -1,4 +1,5 @@
 @testable import Imago
+import ImagoConformance
 import Synchronization
 import XCTest
 
@@ -67,6 +68,28 @@ final class MemoryPressureMonitorTests: XCTestCase {
         XCTAssertTrue(lines[1].contains("critical → critical"), "\(lines)")
         XCTAssertTrue(lines[2].contains("75% = \(Int(Double(1 << 30) * 0.75)) bytes → warning"), "\(lines)")
         XCTAssertTrue(lines[3].contains("90% = \(Int(Double(1 << 30) * 0.9)) bytes → critical"), "\(lines)")
+    }
+
+    func testUsageThresholdsFollowAChangedLimit() throws {
+        try tree.cgroupFile("4:memory:/app")
+        try tree.mountInfo(FakeCgroupTree.v1Mount())
+        try tree.write(v1Dir + "/memory.limit_in_bytes", "\(1 << 30)\n")
+        try tree.write(v1Dir + "/memory.usage_in_bytes", "\(1 << 20)\n")
+        try tree.write(v1Dir + "/cgroup.event_control", "")
+        let monitor = MemoryPressureMonitor(root: tree.root)
+        let observation = monitor.addObserver { _ in }
+        defer { observation.cancel() }
+        XCTAssertTrue(monitor.activeMechanisms.contains { $0.contains("75% = \(3 << 28) bytes") }, "\(monitor.activeMechanisms)")
+        let fds = ProcessResources.now().fileDescriptors
+
+        try tree.write(v1Dir + "/memory.limit_in_bytes", "\(1 << 29)\n")
+        monitor.limitDidChange()
+        let moved = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in
+            monitor.activeMechanisms.contains { $0.contains("75% = \(3 << 27) bytes") }
+        }, object: nil)
+        wait(for: [moved], timeout: 10)
+        XCTAssertEqual(monitor.activeMechanisms.filter { $0.hasPrefix("cgroup v1 usage threshold") }.count, 2)
+        XCTAssertEqual(ProcessResources.now().fileDescriptors, fds, "the old thresholds' eventfds were closed")
     }
 
     func testSystemPSIWhenTheCgroupOffersNothing() throws {
@@ -152,7 +175,10 @@ final class MemoryPressureMonitorTests: XCTestCase {
 
     func testEventsStreamEndsItsObservationWhenCancelled() async throws {
         let monitor = MemoryPressureMonitor(root: tree.root, configuration: .init(minimumRepeatInterval: .zero))
+        // Dispatch opens a timerfd per clock on first use; let the waits below not count as a leak.
+        try await Task.sleep(for: .milliseconds(1))
         let baseline = ProcessResources.now()
+        let before = ProcessResources.openDescriptorTargets()
         let first = Task { () -> MemoryPressureLevel? in
             for await event in monitor.events { return event.level }
             return nil
@@ -162,7 +188,8 @@ final class MemoryPressureMonitorTests: XCTestCase {
         let level = await first.value
         XCTAssertEqual(level, .critical)
         try await waitFor { monitor.activeMechanisms.isEmpty }
-        try await waitFor { ProcessResources.now().fileDescriptors == baseline.fileDescriptors }
+        let closed = await waitUntil(timeout: .seconds(5)) { ProcessResources.now().fileDescriptors == baseline.fileDescriptors }
+        XCTAssertTrue(closed, "before: \(before)\nafter: \(ProcessResources.openDescriptorTargets())")
     }
 
     // MARK: Lifetime
