@@ -4,7 +4,7 @@ import Synchronization
 import XCTest
 
 /// `MemoryPressureMonitor` over fake cgroup trees: which sources it picks, the polling fallback,
-/// the rate limit, and that observations start and stop the watcher without leaking anything.
+/// the rate limit, and events through the real poll loop (lifetime: MemoryPressureLifetimeTests).
 final class MemoryPressureMonitorTests: XCTestCase {
     private var tree: FakeCgroupTree!
     private let v1Dir = "/sys/fs/cgroup/memory/app"
