@@ -7,5 +7,5 @@ struct ImagoCommand: AsyncParsableCommand {
         abstract: "Load, decode and measure images on Linux.",
         subcommands: [DecodeCommand.self, LoadCommand.self, CorpusCommand.self, ServeCommand.self, BenchCommand.self,
                       BenchChildCommand.self, BenchProbeCommand.self, BenchPressureWorkloadCommand.self, BenchCheckCommand.self,
-                      BenchBaselineCommand.self, ConformCommand.self])
+                      BenchBaselineCommand.self, ConformCommand.self, MemoryCommand.self])
 }

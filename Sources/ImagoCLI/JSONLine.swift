@@ -12,6 +12,17 @@ struct JSONLine {
         fields.append("\(Self.quote(key)):\(String(format: "%.\(decimals)f", value))")
     }
     mutating func add(_ key: String, object: JSONLine) { fields.append("\(Self.quote(key)):\(object.text)") }
+    /// `null` when nil.
+    mutating func add(_ key: String, _ value: Int?) {
+        fields.append("\(Self.quote(key)):\(value.map(String.init) ?? "null")")
+    }
+    /// `null` when nil.
+    mutating func add(_ key: String, _ value: String?) {
+        fields.append("\(Self.quote(key)):\(value.map(Self.quote) ?? "null")")
+    }
+    mutating func add(_ key: String, strings: [String]) {
+        fields.append("\(Self.quote(key)):[" + strings.map(Self.quote).joined(separator: ",") + "]")
+    }
 
     var text: String { "{" + fields.joined(separator: ",") + "}" }
 

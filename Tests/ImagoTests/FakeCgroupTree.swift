@@ -1,4 +1,5 @@
 import Foundation
+import Imago
 import XCTest
 
 /// A fake /proc and /sys/fs/cgroup in a temporary directory, for code that takes a root prefix
@@ -42,6 +43,20 @@ final class FakeCgroupTree {
         try write("/proc/self/mountinfo", base + lines.joined(separator: "\n") + "\n")
     }
 
+    /// A process in cgroup v2 `/app.slice` (at `directory`) with a 100 MiB `memory.max` and
+    /// 10 MiB in use; with `pressureFiles`, also `memory.pressure` and `memory.events`.
+    func unifiedCgroup(directory: String, pressureFiles: Bool) throws {
+        try cgroupFile("0::/app.slice")
+        try mountInfo(Self.v2Mount())
+        try write(directory + "/cgroup.controllers", "memory\n")
+        try write(directory + "/memory.max", "\(100 << 20)\n")
+        try write(directory + "/memory.current", "\(10 << 20)\n")
+        if pressureFiles {
+            try write(directory + "/memory.pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n")
+            try write(directory + "/memory.events", "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\n")
+        }
+    }
+
     /// A mountinfo line of the v1 memory hierarchy.
     static func v1Mount(root: String = "/", at mountPoint: String = "/sys/fs/cgroup/memory") -> String {
         "35 31 0:32 \(root) \(mountPoint) rw,nosuid,nodev,noexec,relatime shared:17 - cgroup cgroup rw,memory"
@@ -50,5 +65,12 @@ final class FakeCgroupTree {
     /// A mountinfo line of the unified hierarchy.
     static func v2Mount(root: String = "/", at mountPoint: String = "/sys/fs/cgroup/unified") -> String {
         "41 31 0:38 \(root) \(mountPoint) rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 rw,nsdelegate"
+    }
+}
+
+extension MemoryPressureMonitor.Configuration {
+    /// Polling every 10 ms and recovery after 50 ms, so tests wait milliseconds, not seconds.
+    static func fast(repeatInterval: Duration = .zero) -> Self {
+        .init(pollingInterval: .milliseconds(10), minimumRepeatInterval: repeatInterval, recoveryInterval: .milliseconds(50))
     }
 }

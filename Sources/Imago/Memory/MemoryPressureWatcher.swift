@@ -150,12 +150,14 @@ final class MemoryPressureWatcher: @unchecked Sendable {
             }
             if fds[0].revents != 0 { drainWake() }
             if stopRequested.load(ordering: .acquiring) { break }
-            if reloadRequested.exchange(false, ordering: .acquiringAndReleasing) {
-                reregisterThresholdsIfMoved(context.readLimit())
-            }
-            if ready > 0, fds.count > 1 {
+            // Sources first: `fds` lines up with `registration.sources` only until a
+            // re-registration changes them.
+            if ready > 0, fds.dropFirst().contains(where: { $0.revents != 0 }) {
                 wakeUpsInBucket += 1
                 handleReadySources(Array(fds.dropFirst()))
+            }
+            if reloadRequested.exchange(false, ordering: .acquiringAndReleasing) {
+                reregisterThresholdsIfMoved(context.readLimit())
             }
             let after = ContinuousClock.now
             if let due = nextPoll, after >= due {

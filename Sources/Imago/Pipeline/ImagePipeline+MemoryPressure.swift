@@ -8,8 +8,9 @@ extension ImagePipeline {
     public static let criticalPressureHold: Duration = .milliseconds(250)
 
     /// Gives back memory the pipeline keeps for speed, not correctness.
-    /// - `.warning`: trims the memory cache to half its cost limit (least recently used first)
-    ///   and returns pooled pixel memory (`PixelMemory.trim()`).
+    /// - `.warning`: trims the memory cache to half of what it holds now (least recently used
+    ///   first; half of its cost limit would free nothing when that limit is larger than the
+    ///   process's memory) and returns pooled pixel memory (`PixelMemory.trim()`).
     /// - `.critical`: empties the memory cache, returns pooled pixel memory and freed malloc
     ///   heap, and holds new decode admissions for `criticalPressureHold` (decodes already
     ///   running finish; queued ones wait, in order, then go on).
@@ -19,7 +20,7 @@ extension ImagePipeline {
     public func trimMemory(_ level: MemoryPressureLevel) {
         guard level != .normal else { return }
         if let cache = configuration.memoryCache {
-            cache.trim(toCost: level == .critical ? 0 : cache.configuration.costLimit / 2)
+            cache.trim(toCost: level == .critical ? 0 : cache.totalCost / 2)
             counters.record { $0.cacheTrims += 1 }
         }
         PixelMemory.trim()

@@ -24,8 +24,8 @@ extension ImagePipeline {
         /// `MemoryBudgets.current.decodeBudget` (a quarter of the effective memory limit);
         /// `Int.max` turns the byte bound and the limit check off.
         public var decodeMemoryBudget: Int
-        /// Trim on memory pressure (`MemoryPressureMonitor.shared`): a warning trims the memory
-        /// cache to half its cost limit and returns pooled pixel memory; a critical event
+        /// Trim on memory pressure (`ImagePipeline.trimMemory`): a warning halves what the memory
+        /// cache holds and returns pooled pixel memory; a critical event
         /// empties both, returns freed heap, and holds new decode admissions for
         /// `ImagePipeline.criticalPressureHold` while running decodes finish (default true).
         public var respondsToMemoryPressure: Bool

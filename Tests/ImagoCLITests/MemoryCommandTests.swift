@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+
+/// The `imago memory` contract: one JSON line with the effective limit and the pressure
+/// monitor's sources; with --watch, event lines and a summary. Runs the built executable.
+final class MemoryCommandTests: XCTestCase {
+    private func lines(_ stdout: String) throws -> [[String: Any]] {
+        try stdout.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0))
+        }
+    }
+
+    func testPrintsTheLimitAsOneJSONLine() throws {
+        let result = try CommandRunner.run(["memory"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let output = try lines(result.stdout)
+        XCTAssertEqual(output.count, 1, result.stdout)
+        let json = try XCTUnwrap(output.first)
+        let bytes = try XCTUnwrap(json["bytes"] as? Int), physical = try XCTUnwrap(json["physicalBytes"] as? Int)
+        XCTAssertGreaterThan(bytes, 0)
+        XCTAssertLessThanOrEqual(bytes, physical)
+        XCTAssertTrue(["cgroup v1", "cgroup v2", "physical memory"].contains(json["source"] as? String ?? ""), "\(json)")
+        XCTAssertFalse((json["explanation"] as? String ?? "").isEmpty)
+        for key in ["highBytes", "cgroupDirectory", "cgroupVersion", "usageBytes"] {
+            XCTAssertTrue(json.keys.contains(key), "missing \(key)")   // null where unknown
+        }
+        let mechanisms = try XCTUnwrap(json["activeMechanisms"] as? [String])
+        XCTAssertFalse(mechanisms.isEmpty, "something always watches, if only polling")
+        XCTAssertNotNil(json["unavailableMechanisms"] as? [String])
+    }
+
+    func testWatchPrintsEventsThenASummary() throws {
+        let result = try CommandRunner.run(["memory", "--watch", "0.3", "--simulate", "critical"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let output = try lines(result.stdout)
+        XCTAssertGreaterThanOrEqual(output.count, 3, result.stdout)
+        XCTAssertNotNil(output.first?["bytes"] as? Int)
+        let event = output[1]
+        XCTAssertEqual(event["level"] as? String, "critical")
+        XCTAssertEqual(event["mechanism"] as? String, "simulated")
+        XCTAssertNotNil(event["limitBytes"] as? Int)
+        XCTAssertNotNil(event["elapsedSeconds"] as? Double)
+        let summary = try XCTUnwrap(output.last?["summary"] as? [String: Any])
+        XCTAssertGreaterThanOrEqual(summary["events"] as? Int ?? 0, 1)
+        XCTAssertGreaterThanOrEqual(summary["seconds"] as? Double ?? 0, 0.3)
+    }
+
+    func testBadUsageExits64() throws {
+        XCTAssertEqual(try CommandRunner.run(["memory", "--watch", "0"]).status, 64)
+        XCTAssertEqual(try CommandRunner.run(["memory", "--simulate", "warning"]).status, 64)
+        XCTAssertEqual(try CommandRunner.run(["memory", "--watch", "1", "--simulate", "extreme"]).status, 64)
+    }
+}

@@ -1,0 +1,208 @@
+@testable import Imago
+import Foundation
+import Synchronization
+import XCTest
+
+/// `MemoryPressureMonitor` against this machine's real kernel: usage thresholds in a cgroup v1
+/// child cgroup filled by a child process, and the idle cost of the watcher. Skipped (with the
+/// reason) where the machine offers no writable v1 memory cgroup.
+final class MemoryPressureCgroupTests: XCTestCase {
+    private var childCgroup: String?
+    private var child: Process?
+
+    override func tearDown() {
+        if let child, child.isRunning { child.terminate(); child.waitUntilExit() }
+        if let childCgroup { Self.removeCgroup(childCgroup) }
+    }
+
+    /// A child of the process's OWN v1 memory cgroup (never the hierarchy's root), limited to
+    /// 64 MiB; python3 in it allocates in 512 KiB steps up to 60 MiB (94%), reporting when usage
+    /// crosses 75% and 90%. The monitor, built for that cgroup, must report a warning then a
+    /// critical from the usage thresholds, then normal when the child exits.
+    func testV1UsageThresholdsFireInALimitedChildCgroup() throws {
+        let (hierarchy, directory) = try makeChildCgroup(limit: 64 << 20)
+        let limit = 64 << 20
+        let monitor = MemoryPressureMonitor(
+            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: hierarchy.mountPoint, directory: directory)),
+            configuration: .init(minimumRepeatInterval: .zero))
+        let eventFDs = { ProcessResources.openDescriptorTargets().filter { $0.contains("eventfd") }.count }
+        let baseline = eventFDs()
+        let recorder = PressureRecorder()
+        let arrivals = Mutex<[(MemoryPressureLevel, Double)]>([])
+        let observation = monitor.addObserver { event in
+            arrivals.withLock { $0.append((event.level, Self.monotonicSeconds())) }
+            recorder.record(event)
+        }
+        print("mechanisms: \(monitor.activeMechanisms)\nunavailable: \(monitor.unavailableMechanisms)")
+        let thresholds = monitor.activeMechanisms.filter { $0.hasPrefix(MemoryPressureMechanism.cgroupV1UsageThreshold.rawValue) }
+        XCTAssertEqual(thresholds.count, 2, "\(monitor.activeMechanisms) / \(monitor.unavailableMechanisms)")
+        XCTAssertEqual(monitor.activeMechanisms.filter { $0.hasPrefix(MemoryPressureMechanism.cgroupV1PressureLevel.rawValue) }.count, 2)
+
+        let warning = recorder.expectation(level: .warning), critical = recorder.expectation(level: .critical)
+        let input = Pipe(), output = Pipe()
+        let crossings = try startAllocator(in: directory, target: 60 << 20,
+                                           marks: [limit * 3 / 4, limit * 9 / 10], input: input, output: output)
+        wait(for: [warning, critical], timeout: 60, enforceOrder: true)
+        let crossed = crossings()
+        let normal = recorder.expectation(level: .normal)
+        try input.fileHandleForWriting.close()   // the allocator exits: usage falls back under 75%
+        child?.waitUntilExit()
+        try output.fileHandleForReading.close()   // now, not whenever Foundation releases it
+        wait(for: [normal], timeout: 30)
+
+        let events = recorder.events
+        XCTAssertEqual(Array(events.map(\.level).prefix(2)), [.warning, .critical])
+        XCTAssertTrue(events.prefix(2).allSatisfy { $0.mechanism == .cgroupV1UsageThreshold }, "\(events.map(\.mechanism))")
+        XCTAssertEqual(events.first?.limit.bytes, limit)
+        XCTAssertEqual(events.first?.limit.source, .cgroupV1)
+        let criticalEvent = try XCTUnwrap(events.first { $0.level == .critical })
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(criticalEvent.usageBytes), limit * 9 / 10)
+        let received = arrivals.withLock { $0 }
+        for (level, mark) in [(MemoryPressureLevel.warning, limit * 3 / 4), (.critical, limit * 9 / 10)] {
+            if let arrival = received.first(where: { $0.0 == level })?.1, let seen = crossed[mark] {
+                print(String(format: "%@: event %.2f ms after the child read the crossing usage", "\(level)", (arrival - seen) * 1000))
+            }
+        }
+        print("events: \(events.map { "\($0.level) via \($0.mechanism.rawValue), usage \($0.usageBytes ?? -1)" })")
+
+        // Process and Dispatch may have opened eventfds of their own meanwhile: count ours, the
+        // four registrations and the wake-up descriptor.
+        let whileObserving = eventFDs()
+        observation.cancel()
+        XCTAssertEqual(eventFDs(), whileObserving - 5, "eventfds closed (and so unregistered)")
+        XCTAssertGreaterThanOrEqual(eventFDs(), baseline)
+    }
+
+    /// The watcher's idle cost with the process's own sources (default 1 s; set
+    /// IMAGO_IDLE_SECONDS for a longer measurement). Idle, the thread sleeps in poll().
+    func testIdleWatcherDoesNotWakeUp() throws {
+        let monitor = MemoryPressureMonitor()
+        let observation = monitor.addObserver { _ in }
+        defer { observation.cancel() }
+        let tid = try XCTUnwrap(waitForThreadID(monitor))
+        XCTAssertEqual(ThreadStats.name(threadID: tid), "imago-memwatch")
+        let seconds = Double(ProcessInfo.processInfo.environment["IMAGO_IDLE_SECONDS"] ?? "") ?? 1
+        let start = try XCTUnwrap(ThreadStats.read(threadID: tid))
+        Thread.sleep(forTimeInterval: seconds)   // the measurement itself: idle time
+        let end = try XCTUnwrap(ThreadStats.read(threadID: tid))
+        let wakeUps = end.voluntarySwitches - start.voluntarySwitches
+        let cpu = Double(end.cpuNanoseconds - start.cpuNanoseconds) / 1e9
+        print("mechanisms: \(monitor.activeMechanisms)")
+        print(String(format: "idle %.0f s: %d voluntary + %d involuntary switches (%.2f wake-ups/s), %.6f CPU seconds",
+                     seconds, wakeUps, end.involuntarySwitches - start.involuntarySwitches, Double(wakeUps) / seconds, cpu))
+        // Only a real pressure notification may wake it; allow a few in case the host is busy.
+        XCTAssertLessThanOrEqual(Double(wakeUps) / seconds, 5)
+    }
+
+    /// The polling fallback's cost (no cgroup, no PSI: a tree whose /proc is the real one, so
+    /// resident memory is compared with physical memory every 500 ms): about 2 wake-ups/s.
+    func testPollingFallbackWakesAtItsInterval() throws {
+        let tree = try FakeCgroupTree()
+        defer { tree.remove() }
+        XCTAssertEqual(symlink("/proc", tree.root + "/proc"), 0)
+        let monitor = MemoryPressureMonitor(root: tree.root)
+        let observation = monitor.addObserver { _ in }
+        defer { observation.cancel() }
+        XCTAssertEqual(monitor.activeMechanisms, ["usage polling every 0.5 seconds"])
+        let tid = try XCTUnwrap(waitForThreadID(monitor))
+        let seconds = Double(ProcessInfo.processInfo.environment["IMAGO_IDLE_SECONDS"] ?? "") ?? 1
+        let start = try XCTUnwrap(ThreadStats.read(threadID: tid))
+        Thread.sleep(forTimeInterval: seconds)   // the measurement itself
+        let end = try XCTUnwrap(ThreadStats.read(threadID: tid))
+        let wakeUps = end.voluntarySwitches - start.voluntarySwitches
+        print(String(format: "polling %.0f s: %d wake-ups (%.2f/s), %.6f CPU seconds", seconds, wakeUps,
+                     Double(wakeUps) / seconds, Double(end.cpuNanoseconds - start.cpuNanoseconds) / 1e9))
+        XCTAssertLessThanOrEqual(Double(wakeUps) / seconds, 4)
+    }
+
+    // MARK: - Helpers
+
+    private func waitForThreadID(_ monitor: MemoryPressureMonitor) -> Int32? {
+        let ready = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in monitor.watcherThreadID != nil }, object: nil)
+        wait(for: [ready], timeout: 10)
+        return monitor.watcherThreadID
+    }
+
+    /// mkdir a child of the process's own v1 memory cgroup and set its limit, or skip.
+    private func makeChildCgroup(limit: Int) throws -> (CgroupHierarchy, String) {
+        guard let hierarchy = CgroupLocator.locate(root: "/").v1 else {
+            throw XCTSkip("no cgroup v1 memory hierarchy for this process")
+        }
+        let directory = hierarchy.directory + "/imago-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard mkdir(directory, 0o755) == 0 else {
+            throw XCTSkip("cannot create \(directory): \(String(cString: strerror(errno)))")
+        }
+        childCgroup = directory
+        guard let fd = Optional(open(directory + "/memory.limit_in_bytes", O_WRONLY)), fd >= 0,
+              SmallFile.write(String(limit), to: fd) == nil, close(fd) == 0 else {
+            throw XCTSkip("cannot set memory.limit_in_bytes in \(directory)")
+        }
+        return (hierarchy, directory)
+    }
+
+    /// Starts python3 in the cgroup (`sh` moves itself in, then execs) and returns a function
+    /// giving, per mark, the CLOCK_MONOTONIC second at which the child first read a usage at or
+    /// above it (read after the allocator reported "ready").
+    private func startAllocator(in directory: String, target: Int, marks: [Int], input: Pipe,
+                                output: Pipe) throws -> () -> [Int: Double] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("python3 not installed") }
+        let script = """
+            import sys, time
+            usage_file, target, marks = sys.argv[1], int(sys.argv[2]), [int(m) for m in sys.argv[3].split(",")]
+            blocks, crossed = [], set()
+            while True:
+                usage = int(open(usage_file).read())
+                now = time.monotonic()
+                for mark in marks:
+                    if usage >= mark and mark not in crossed:
+                        crossed.add(mark)
+                        print("crossed", mark, repr(now), flush=True)
+                if usage >= target:
+                    break
+                blocks.append(b"x" * (512 * 1024))
+            print("ready", flush=True)
+            sys.stdin.read()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "echo $$ > \"$1\" && shift && exec /usr/bin/python3 -u -c \"$@\"", "sh",
+                             directory + "/cgroup.procs", script, directory + "/memory.usage_in_bytes", String(target),
+                             marks.map(String.init).joined(separator: ",")]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        child = process
+        return {
+            var crossed: [Int: Double] = [:]
+            var text = ""
+            let reader = output.fileHandleForReading
+            while !text.contains("ready\n") {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                if parts.count == 3, parts[0] == "crossed", let mark = Int(parts[1]), let at = Double(parts[2]) {
+                    crossed[mark] = at
+                }
+            }
+            return crossed
+        }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// rmdir, retried briefly: the kernel may still be tearing down the exited child's charge.
+    private static func removeCgroup(_ directory: String) {
+        for _ in 0..<50 {
+            if rmdir(directory) == 0 || errno == ENOENT { return }
+            usleep(20_000)
+        }
+        print("could not remove \(directory): \(String(cString: strerror(errno)))")
+    }
+}
