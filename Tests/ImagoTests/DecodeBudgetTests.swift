@@ -136,6 +136,27 @@ final class DecodeBudgetTests: XCTestCase {
         XCTAssertEqual(result, "ran", "admitted when the hold ended, with nothing else to wake it")
     }
 
+    func testADecodeWaitsForLivePixelsToBeFreed() async throws {
+        let roomForPixels = Mutex(false)
+        let limiter = StageLimiter(limit: 4, byteBudget: .max, headroom: .init(
+            allows: { _ in roomForPixels.withLock { $0 } }, maxWait: .seconds(60)))
+        let waiting = Task { await limiter.run(priority: { .normal }, bytes: 10) { "decoded" } }
+        try await waitFor { limiter.waitingCount == 1 }
+        roomForPixels.withLock { $0 = true }
+        XCTAssertEqual(limiter.waitingCount, 1, "nothing re-judges the queue until pixels are freed")
+        _ = PixelBuffer(width: 1, height: 1, rgba: [0, 0, 0, 0])   // allocated and freed at once
+        let result = await waiting.value
+        XCTAssertEqual(result, "decoded", "a freed pixel buffer woke it")
+    }
+
+    func testPixelsTheAppKeepsDelayADecodeButNeverStopIt() async throws {
+        let limiter = StageLimiter(limit: 4, byteBudget: .max, headroom: .init(allows: { _ in false }, maxWait: .milliseconds(20)))
+        let started = ContinuousClock.now
+        let result = await limiter.run(priority: { .normal }, bytes: 10) { "decoded" }
+        XCTAssertEqual(result, "decoded")
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(20), "it waited first")
+    }
+
     func testPipelineRefusesADecodeLargerThanTheMemoryLimitBeforeAllocating() async throws {
         let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
         let buffersBefore = PixelMemory.liveBufferCount

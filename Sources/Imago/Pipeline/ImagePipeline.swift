@@ -24,8 +24,10 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         networkLimiter = StageLimiter(limit: configuration.maxConcurrentFetches)
+        let budgeted = configuration.decodeMemoryBudget != .max
         decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes,
-                                     byteBudget: configuration.decodeMemoryBudget)
+                                     byteBudget: configuration.decodeMemoryBudget,
+                                     headroom: budgeted ? Self.livePixelHeadroom : nil)
         if configuration.respondsToMemoryPressure {
             let observation = configuration.memoryPressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
             pressureObservation.withLock { $0 = observation }
@@ -70,6 +72,12 @@ public final class ImagePipeline: Sendable {
     /// Loads waiting for a network slot (`Configuration.maxConcurrentFetches`), for diagnostics
     /// and tests of priority order.
     public var queuedFetchCount: Int { networkLimiter.waitingCount }
+
+    /// Decodes wait while the process's live pixels plus their own need would pass
+    /// `MemoryBudgets.livePixelCeiling` of the current limit (re-read on pressure events).
+    static let livePixelHeadroom = StageLimiter.PixelHeadroom(
+        allows: { bytes in PixelMemory.liveBytes + bytes <= MemoryBudgets.current.livePixelCeiling },
+        maxWait: MemoryBudgets.livePixelWait)
 
     /// Bytes the decodes running now declared (at most `decodeMemoryBudget`, unless one image
     /// alone is larger).

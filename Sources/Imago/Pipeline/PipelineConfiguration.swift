@@ -20,9 +20,11 @@ extension ImagePipeline {
         /// working memory, read from the image's header before any pixel is allocated
         /// (`DecodeMemoryEstimate`), and waits, in priority order, until it fits. An image
         /// larger than the whole budget runs alone; one larger than the effective memory limit
-        /// fails with `.exceedsMemoryLimit` before allocating. Default
+        /// fails with `.exceedsMemoryLimit` before allocating. A decode also waits while the
+        /// pixels alive in the process plus its own would pass `MemoryBudgets.livePixelCeiling`
+        /// (3/4 of the limit; at most 500 ms while no other decode runs). Default
         /// `MemoryBudgets.current.decodeBudget` (a quarter of the effective memory limit);
-        /// `Int.max` turns the byte bound and the limit check off.
+        /// `Int.max` turns the byte bound, the live-pixel wait and the limit check off.
         public var decodeMemoryBudget: Int
         /// Trim on memory pressure (`ImagePipeline.trimMemory`): a warning halves what the memory
         /// cache holds and returns pooled pixel memory; a critical event

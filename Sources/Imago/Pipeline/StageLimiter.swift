@@ -13,6 +13,7 @@ final class StageLimiter: Sendable {
     private struct Waiter {
         let id: Int
         let bytes: Int
+        let queuedAt: ContinuousClock.Instant
         let priority: @Sendable () -> ImageRequestPriority
         let continuation: CheckedContinuation<Bool, Never>
     }
@@ -29,10 +30,8 @@ final class StageLimiter: Sendable {
         var heldUntil: ContinuousClock.Instant?
         /// Bytes admitted since the limiter was made.
         var admittedBytes = 0
-
-        func fits(_ bytes: Int, limit: Int, byteBudget: Int) -> Bool {
-            heldUntil == nil && running < limit && (running == 0 || runningBytes + bytes <= byteBudget)
-        }
+        /// When the pending re-judgement for a waiter blocked only by pixel memory is due.
+        var headroomCheckDue: ContinuousClock.Instant?
 
         mutating func admit(_ bytes: Int) {
             running += 1
@@ -41,14 +40,44 @@ final class StageLimiter: Sendable {
         }
     }
 
+    /// Admission by the process's live pixel memory, on top of the stage's own bytes: what a
+    /// decode's output will add to images already decoded and still alive (cached, just
+    /// delivered, held by the app), which the stage's budget cannot see.
+    struct PixelHeadroom: Sendable {
+        /// Whether an operation declaring `bytes` may start now.
+        let allows: @Sendable (_ bytes: Int) -> Bool
+        /// How long a waiter blocked only by this waits while nothing of the stage runs before
+        /// it starts anyway: pixels the app keeps must delay decoding, never stop it.
+        let maxWait: Duration
+    }
+
+    private enum Admission { case admit, wait, waitForPixels }
+
     let limit: Int
     /// Most bytes the running operations may declare together (`Int.max`: no byte bound).
     let byteBudget: Int
+    let headroom: PixelHeadroom?
     private let state = Mutex(State())
 
-    init(limit: Int, byteBudget: Int = .max) {
+    init(limit: Int, byteBudget: Int = .max, headroom: PixelHeadroom? = nil) {
         self.limit = max(1, limit)
         self.byteBudget = max(0, byteBudget)
+        self.headroom = headroom
+        if headroom != nil {
+            PixelMemory.addFreeListener(self) { [weak self] in self?.rejudge() }
+        }
+    }
+
+    deinit {
+        if headroom != nil { PixelMemory.removeFreeListener(self) }
+    }
+
+    private func admission(_ state: State, bytes: Int, queuedAt: ContinuousClock.Instant) -> Admission {
+        guard state.heldUntil == nil, state.running < limit,
+              state.running == 0 || state.runningBytes + bytes <= byteBudget
+        else { return .wait }
+        guard let headroom, !headroom.allows(bytes) else { return .admit }
+        return state.running == 0 && ContinuousClock.now - queuedAt >= headroom.maxWait ? .admit : .waitForPixels
     }
 
     /// Operations queued for a slot (tests use it to know a waiter is in line).
@@ -98,8 +127,9 @@ final class StageLimiter: Sendable {
 
     private func acquire(priority: @escaping @Sendable () -> ImageRequestPriority, bytes: Int,
                          onWaitForBytes: () -> Void) async -> Bool {
+        let queuedAt = ContinuousClock.now
         let (queued, forBytes) = state.withLock { state -> (Int?, Bool) in
-            if state.waiters.isEmpty && state.fits(bytes, limit: limit, byteBudget: byteBudget) {
+            if state.waiters.isEmpty && admission(state, bytes: bytes, queuedAt: queuedAt) == .admit {
                 state.admit(bytes)
                 return (nil, false)
             }
@@ -113,14 +143,16 @@ final class StageLimiter: Sendable {
             await withCheckedContinuation { continuation in
                 let admitted = state.withLock { state -> Bool? in
                     if state.pending.remove(id) == nil { return false }
-                    if state.waiters.isEmpty && state.fits(bytes, limit: limit, byteBudget: byteBudget) {
+                    if state.waiters.isEmpty && admission(state, bytes: bytes, queuedAt: queuedAt) == .admit {
                         state.admit(bytes)
                         return true
                     }
-                    state.waiters.append(Waiter(id: id, bytes: bytes, priority: priority, continuation: continuation))
+                    state.waiters.append(Waiter(id: id, bytes: bytes, queuedAt: queuedAt, priority: priority,
+                                                continuation: continuation))
                     return nil
                 }
                 if let admitted { continuation.resume(returning: admitted) }
+                if admitted == nil { rejudge() }   // schedules the pixel-headroom check if that is what blocks it
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
@@ -146,18 +178,44 @@ final class StageLimiter: Sendable {
         admitted.forEach { $0.continuation.resume(returning: true) }
     }
 
+    /// Judges the queue again: pixel memory was freed, or a blocked waiter's wait ran out.
+    private func rejudge() {
+        let admitted = state.withLock { admitNext(&$0) }
+        admitted.forEach { $0.continuation.resume(returning: true) }
+    }
+
     /// Admits waiters in order (highest current priority, each read once per pass; the earliest
-    /// among equals) for as long as the next one fits.
+    /// among equals) for as long as the next one fits. When the next one waits for pixel memory
+    /// with nothing of the stage running, no release will wake it: a check is scheduled for
+    /// when its wait runs out (a freed pixel buffer may wake it sooner).
     private func admitNext(_ state: inout State) -> [Waiter] {
         var admitted: [Waiter] = []
         while !state.waiters.isEmpty {
             let priorities = state.waiters.map { $0.priority() }
             let best = priorities.indices.max { priorities[$0] < priorities[$1] } ?? 0
-            guard state.fits(state.waiters[best].bytes, limit: limit, byteBudget: byteBudget) else { break }
-            let next = state.waiters.remove(at: best)
-            state.admit(next.bytes)
-            admitted.append(next)
+            let head = state.waiters[best]
+            switch admission(state, bytes: head.bytes, queuedAt: head.queuedAt) {
+            case .admit:
+                state.waiters.remove(at: best)
+                state.admit(head.bytes)
+                admitted.append(head)
+                continue
+            case .waitForPixels:
+                if let headroom, state.running == 0 { scheduleCheck(at: head.queuedAt + headroom.maxWait, &state) }
+            case .wait:
+                break
+            }
+            break
         }
         return admitted
+    }
+
+    private func scheduleCheck(at due: ContinuousClock.Instant, _ state: inout State) {
+        if let pending = state.headroomCheckDue, pending <= due, pending > .now { return }
+        state.headroomCheckDue = due
+        Task { [weak self] in
+            try? await Task.sleep(until: due, clock: .continuous)
+            self?.rejudge()
+        }
     }
 }

@@ -28,7 +28,24 @@ public enum PixelMemory {
     private static let live = Mutex((count: 0, bytes: 0))
 
     static func bufferCreated(byteCount: Int) { live.withLock { $0.count += 1; $0.bytes += byteCount } }
-    static func bufferFreed(byteCount: Int) { live.withLock { $0.count -= 1; $0.bytes -= byteCount } }
+
+    static func bufferFreed(byteCount: Int) {
+        live.withLock { $0.count -= 1; $0.bytes -= byteCount }
+        let listeners = freeListeners.withLock { $0.isEmpty ? [] : Array($0.values) }
+        for listener in listeners { listener() }
+    }
+
+    /// Called (on the freeing thread, no lock held) after any pixel buffer is freed: decode
+    /// stages waiting for pixel memory to go down re-judge their queue then, instead of polling.
+    private static let freeListeners = Mutex<[ObjectIdentifier: @Sendable () -> Void]>([:])
+
+    static func addFreeListener(_ owner: AnyObject, _ listener: @escaping @Sendable () -> Void) {
+        freeListeners.withLock { $0[ObjectIdentifier(owner)] = listener }
+    }
+
+    static func removeFreeListener(_ owner: AnyObject) {
+        _ = freeListeners.withLock { $0.removeValue(forKey: ObjectIdentifier(owner)) }
+    }
 
     /// Returns every retained mapping to the system.
     public static func trim() {
