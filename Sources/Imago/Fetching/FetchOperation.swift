@@ -75,6 +75,9 @@ final class FetchOperation: Sendable {
                 guard state.outcome == nil else { return false }
                 state.head = head
                 (state.file, state.fileURL) = (file?.handle, file?.url)
+                // One allocation of the announced size (already checked against the limit)
+                // instead of a doubling buffer that briefly holds old and new copies.
+                if file == nil, let expected { state.data.reserveCapacity(expected) }
                 return true
             }
             if !accepted, let file {

@@ -14,6 +14,10 @@ extension ImagePipeline {
             counters.record { $0.decodesRefusedForMemory += 1 }
             return .failure(.decoding(refusal))
         }
+        if decodeLimiter.headroom != nil,
+           Self.pixelMemoryInUse + bytes > MemoryBudgets.current.livePixelCeiling {
+            PixelMemory.trim()   // pooled pages are for speed; a decode that needs the room comes first
+        }
         let decoded = await decodeLimiter.run(priority: { shared.priority }, bytes: bytes, onWaitForBytes: {
             counters.record { $0.decodesWaitedForMemory += 1 }
         }) { () async -> Result<DecodedImage, DecodeError> in

@@ -73,11 +73,14 @@ public final class ImagePipeline: Sendable {
     /// and tests of priority order.
     public var queuedFetchCount: Int { networkLimiter.waitingCount }
 
-    /// Decodes wait while the process's live pixels plus their own need would pass
-    /// `MemoryBudgets.livePixelCeiling` of the current limit (re-read on pressure events).
+    /// Decodes wait while the process's pixel memory (live and pooled) plus their own need
+    /// would pass `MemoryBudgets.livePixelCeiling` of the current limit (re-read on pressure
+    /// events).
     static let livePixelHeadroom = StageLimiter.PixelHeadroom(
-        allows: { bytes in PixelMemory.liveBytes + bytes <= MemoryBudgets.current.livePixelCeiling },
+        allows: { bytes in pixelMemoryInUse + bytes <= MemoryBudgets.current.livePixelCeiling },
         maxWait: MemoryBudgets.livePixelWait)
+
+    static var pixelMemoryInUse: Int { PixelMemory.liveBytes + PixelMemory.retainedBytes }
 
     /// Bytes the decodes running now declared (at most `decodeMemoryBudget`, unless one image
     /// alone is larger).
