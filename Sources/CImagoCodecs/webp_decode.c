@@ -25,6 +25,7 @@ struct imago_webp_decoder {
     imago_reader reader;
     uint8_t *owned;        /* a file descriptor input, read whole */
     size_t owned_size;
+    size_t owned_capacity;   /* bytes allocated for `owned` (it grows by doubling) */
     const uint8_t *head;   /* the complete encoded bytes (caller's memory or `owned`) */
     size_t head_size;
     WebPBitstreamFeatures features;
@@ -72,6 +73,7 @@ static imago_status imago_webp_read_all(imago_webp_decoder *d, imago_error *err)
             return IMAGO_ERR_NO_MEMORY;
         }
         d->owned = grown;
+        d->owned_capacity = capacity;
         size_t want = capacity - d->owned_size;
         size_t got = imago_reader_read(&d->reader, d->owned + d->owned_size, want);
         d->owned_size += got;
@@ -141,10 +143,13 @@ imago_webp_decoder *imago_webp_open(const imago_input *input, imago_image_info *
     info->orientation = 1;
     info->animated = d->features.has_animation;
     info->frame_count = frame_count;
-    /* libwebp decodes lossless into a full-size ARGB buffer of its own; an animation's first
-     * frame may need a full canvas; a file's bitstream is held whole while decoding. */
+    /* libwebp decodes lossless into a full-size ARGB buffer of its own, and lossy alpha into a
+     * full-size alpha plane; an animation's first frame may need a full canvas; a file's
+     * bitstream is held whole while decoding (in a buffer grown by doubling). */
     uint64_t pixels = (uint64_t)d->features.width * (uint64_t)d->features.height;
-    info->working_bytes = (info->lossless ? pixels * 4 : 0) + (info->animated ? pixels * 4 : 0) + d->owned_size;
+    uint64_t alpha_plane = !info->lossless && info->has_alpha ? pixels : 0;
+    info->working_bytes = (info->lossless ? pixels * 4 : 0) + alpha_plane + (info->animated ? pixels * 4 : 0) +
+                          d->owned_capacity;
     return d;
 }
 

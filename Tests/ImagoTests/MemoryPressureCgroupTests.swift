@@ -1,4 +1,4 @@
-@testable import Imago
+@_spi(Cgroups) @testable import Imago
 import Foundation
 import Synchronization
 import XCTest
@@ -23,7 +23,9 @@ final class MemoryPressureCgroupTests: XCTestCase {
         let (hierarchy, directory) = try makeChildCgroup(limit: 64 << 20)
         let limit = 64 << 20
         let monitor = MemoryPressureMonitor(
-            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: hierarchy.mountPoint, directory: directory)),
+            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: hierarchy.mountPoint, directory: directory,
+                                                         hierarchyPath: String(directory.dropFirst(hierarchy.mountPoint.count)),
+                                                         isOwnDirectory: true)),
             configuration: .init(minimumRepeatInterval: .zero))
         let eventFDs = { ProcessResources.openDescriptorTargets().filter { $0.contains("eventfd") }.count }
         let baseline = eventFDs()
@@ -94,12 +96,14 @@ final class MemoryPressureCgroupTests: XCTestCase {
         XCTAssertLessThanOrEqual(Double(wakeUps) / seconds, 5)
     }
 
-    /// The polling fallback's cost (no cgroup, no PSI: a tree whose /proc is the real one, so
-    /// resident memory is compared with physical memory every 500 ms): about 2 wake-ups/s.
+    /// The polling fallback's cost (no cgroup, no PSI: a tree whose /proc/self is the real one
+    /// but has no /proc/pressure, so resident memory is compared with physical memory every
+    /// 500 ms): about 2 wake-ups/s.
     func testPollingFallbackWakesAtItsInterval() throws {
         let tree = try FakeCgroupTree()
         defer { tree.remove() }
-        XCTAssertEqual(symlink("/proc", tree.root + "/proc"), 0)
+        try tree.makeDirectory("/proc")
+        XCTAssertEqual(symlink("/proc/self", tree.root + "/proc/self"), 0)
         let monitor = MemoryPressureMonitor(root: tree.root)
         let observation = monitor.addObserver { _ in }
         defer { observation.cancel() }

@@ -110,6 +110,8 @@ final class MemoryPressureLifetimeTests: XCTestCase {
         try tree.write("/memory.events", "low 0\nhigh 2\nmax 0\noom 0\noom_kill 0\n")
         XCTAssertEqual(source.consume(Int16(POLLPRI | POLLERR)), .level(.warning))
         try tree.write("/memory.events", "low 0\nhigh 2\nmax 1\noom 0\noom_kill 0\n")
+        XCTAssertEqual(source.consume(Int16(POLLPRI | POLLERR)), .level(.warning), "reclaim at memory.max is routine")
+        try tree.write("/memory.events", "low 0\nhigh 2\nmax 1\noom 1\noom_kill 1\n")
         XCTAssertEqual(source.consume(Int16(POLLPRI | POLLERR)), .level(.critical))
         XCTAssertEqual(MemoryPressureSource.parseCounts("a 1\nbad\nb x\nc 3"), ["a": 1, "c": 3])
     }

@@ -35,6 +35,20 @@ final class MemoryPressureMonitorTests: XCTestCase {
         XCTAssertEqual(monitor.activeMechanisms, [])
     }
 
+    /// On a hybrid host the process sits in the unified hierarchy's root ("0::/"), whose
+    /// memory.pressure measures the whole system: it is not the cgroup's own pressure.
+    func testTheUnifiedRootOfAHybridHostIsNotTheCgroupsPressure() throws {
+        try tree.cgroupFile("0::/")
+        try tree.mountInfo(FakeCgroupTree.v2Mount())
+        try tree.write("/sys/fs/cgroup/unified/cgroup.controllers", "cpu io pids\n")
+        try tree.write("/sys/fs/cgroup/unified/memory.pressure", "some avg10=0.00\n")
+        try tree.write("/proc/pressure/memory", "some avg10=0.00\n")
+        let monitor = MemoryPressureMonitor(root: tree.root)
+        let observation = monitor.addObserver { _ in }
+        defer { observation.cancel() }
+        XCTAssertEqual(mechanisms(monitor), ["/proc/pressure/memory", "/proc/pressure/memory"])
+    }
+
     func testCgroupV1RegistersPressureLevelsAndUsageThresholds() throws {
         try tree.cgroupFile("4:memory:/app")
         try tree.mountInfo(FakeCgroupTree.v1Mount())

@@ -13,7 +13,7 @@ final class PipelinePressureTests: XCTestCase {
     /// A pipeline with a private monitor (so the shared one's rate limit is not in play) whose
     /// 48 MiB cache holds four 1600x1200 images (7.3 MiB each).
     private func filledPipeline(respond: Bool = true) async throws -> (ImagePipeline, MemoryPressureMonitor) {
-        let monitor = MemoryPressureMonitor()
+        let monitor = Self.quietMonitor()
         let pipeline = ImagePipeline(configuration: .init(
             memoryCache: MemoryCache(configuration: .init(costLimit: 48 << 20)),
             respondsToMemoryPressure: respond, memoryPressureMonitor: monitor))
@@ -68,8 +68,14 @@ final class PipelinePressureTests: XCTestCase {
         XCTAssertEqual(pipeline.counters.snapshot.cacheTrims, 1)
     }
 
+    /// A monitor that reads a root with nothing under it: no real source can fire during a
+    /// test (this host's system-wide pressure would otherwise reach it); `simulate` still does.
+    static func quietMonitor() -> MemoryPressureMonitor {
+        MemoryPressureMonitor(root: "/nonexistent-imago-test-root")
+    }
+
     func testObservingPressureDoesNotKeepThePipelineAlive() async throws {
-        let monitor = MemoryPressureMonitor()
+        let monitor = Self.quietMonitor()
         weak var weakPipeline: ImagePipeline?
         do {
             let pipeline = ImagePipeline(configuration: .init(memoryPressureMonitor: monitor))

@@ -56,7 +56,8 @@ struct MemoryCacheStore<Key: Hashable, Value> {
     }
 
     /// Inserts or replaces; returns false (changing nothing) when `cost` exceeds the
-    /// per-entry limit. `evicted` receives the values pushed out to restore the limits.
+    /// per-entry limit. `evicted` receives the values pushed out to restore the limits, and a
+    /// replaced value, so that they are released outside the cache's lock.
     mutating func insert(_ value: Value, forKey key: Key, cost: Int, evicted: inout [Value]) -> Bool {
         guard cost <= entryCostLimit else { return false }
         let node: Int32
@@ -65,12 +66,14 @@ struct MemoryCacheStore<Key: Hashable, Value> {
             if pool[node].segment == protected.segment {
                 protected.unlink(node, in: &pool)
                 pool[node].cost = cost
+                if let replaced = pool[node].value { evicted.append(replaced) }   // released outside the lock
                 pool[node].value = value
                 protected.pushFront(node, in: &pool)
                 rebalanceProtected()
             } else {
                 probation.unlink(node, in: &pool)
                 pool[node].cost = cost
+                if let replaced = pool[node].value { evicted.append(replaced) }
                 pool[node].value = value
                 probation.pushFront(node, in: &pool)
             }

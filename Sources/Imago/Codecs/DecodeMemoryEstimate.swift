@@ -24,8 +24,8 @@ public struct DecodeMemoryEstimate: Sendable, Hashable {
     /// The header the estimate was made from.
     public var metadata: ImageMetadata
 
-    /// `outputBytes + workingBytes`: what the decode budget charges.
-    public var totalBytes: Int { outputBytes + workingBytes }
+    /// `outputBytes + workingBytes` (at most `Int.max`): what the decode budget charges.
+    public var totalBytes: Int { Self.sum(outputBytes, workingBytes) }
 
     /// Bytes per stored column for row buffers and resizer state.
     static let rowBytesPerColumn = 64
@@ -35,11 +35,14 @@ public struct DecodeMemoryEstimate: Sendable, Hashable {
         let orientation = Int(info.orientation)
         let orients = options.applyOrientation && orientation > 1 && orientation <= 8
         let size = options.outputSize(width: width, height: height, swapsAxes: orients && orientation >= 5)
-        let output = Self.allocatedBytes(size.width.multipliedReportingOverflow(by: size.height * 4).partialValue)
-        let resizing = size.width * size.height < width * height
-        var working = Int(clamping: info.working_bytes) + width * Self.rowBytesPerColumn
-        if format == .png && info.progressive != 0 && resizing { working += width * height * 4 }
-        if orients { working += output }
+        // Saturating throughout: a header may claim up to 2^31 - 1 on each side (with the pixel
+        // limit lifted), and an estimate that wrapped would admit what can never fit.
+        let output = Self.allocatedBytes(Self.product(size.width, size.height, 4))
+        let storedPixels = Self.product(width, height)
+        let resizing = Self.product(size.width, size.height) < storedPixels
+        var working = Self.sum(Int(clamping: info.working_bytes), Self.product(width, Self.rowBytesPerColumn))
+        if format == .png && info.progressive != 0 && resizing { working = Self.sum(working, Self.product(storedPixels, 4)) }
+        if orients { working = Self.sum(working, output) }
         outputBytes = output
         workingBytes = working
         metadata = ImageMetadata(format: format, info: info, orientationApplied: orients)
@@ -49,7 +52,19 @@ public struct DecodeMemoryEstimate: Sendable, Hashable {
     static func allocatedBytes(_ byteCount: Int) -> Int {
         guard byteCount >= PixelAllocator.hugePageThreshold else { return byteCount }
         let page = PixelAllocator.hugePageSize
-        return (byteCount + page - 1) / page * page
+        return byteCount > Int.max - page ? Int.max : (byteCount + page - 1) / page * page
+    }
+
+    static func product(_ factors: Int...) -> Int {
+        factors.reduce(1) { total, factor in
+            let (value, overflow) = total.multipliedReportingOverflow(by: factor)
+            return overflow ? .max : value
+        }
+    }
+
+    static func sum(_ a: Int, _ b: Int) -> Int {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : value
     }
 }
 

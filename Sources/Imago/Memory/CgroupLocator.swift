@@ -1,12 +1,19 @@
 /// Where the process's cgroup of one hierarchy is in the file system. Paths are as the process
 /// sees them, without the test root prefix (`SmallFile.join(root, ...)` adds it).
-struct CgroupHierarchy: Sendable, Equatable {
+/// SPI for the bench's cgroup sandbox, so both read /proc the same way.
+@_spi(Cgroups) public struct CgroupHierarchy: Sendable, Equatable {
     /// 1 (the v1 hierarchy carrying the memory controller) or 2 (the unified hierarchy).
-    var version: Int
+    public var version: Int
     /// Where the hierarchy is mounted, e.g. "/sys/fs/cgroup/memory".
-    var mountPoint: String
+    public var mountPoint: String
     /// The process's own cgroup directory, at or below `mountPoint`.
-    var directory: String
+    public var directory: String
+    /// The process's cgroup path inside the hierarchy, as /proc/self/cgroup says ("/" is the
+    /// hierarchy's root cgroup).
+    public var hierarchyPath: String
+    /// False when that path lies outside the mount's root and `directory` is the mount point
+    /// standing in for it.
+    public var isOwnDirectory: Bool
 
     /// `directory`, its parent, ..., up to and including `mountPoint`: the cgroups whose limits
     /// apply to the process (a limit anywhere above also caps everything below).
@@ -25,17 +32,17 @@ struct CgroupHierarchy: Sendable, Equatable {
 
 /// The process's memory-related cgroups in both hierarchies (either or both may be absent), and
 /// notes on what could not be used.
-struct CgroupLocation: Sendable, Equatable {
-    var v1: CgroupHierarchy?
-    var v2: CgroupHierarchy?
-    var notes: [String] = []
+@_spi(Cgroups) public struct CgroupLocation: Sendable, Equatable {
+    public var v1: CgroupHierarchy?
+    public var v2: CgroupHierarchy?
+    public var notes: [String] = []
 }
 
 /// Finds the process's cgroups from /proc/self/cgroup and /proc/self/mountinfo, never from a
 /// hard-coded /sys/fs/cgroup path: hosts mount the hierarchies in different places (unified,
 /// hybrid with v2 at /sys/fs/cgroup/unified, v1 only), and containers show them at their own
 /// cgroup rather than at the hierarchy's root.
-enum CgroupLocator {
+@_spi(Cgroups) public enum CgroupLocator {
     /// One line of /proc/self/cgroup: "hierarchy-ID:controller-list:cgroup-path".
     struct Membership: Equatable {
         var hierarchyID: Int
@@ -43,7 +50,7 @@ enum CgroupLocator {
         var path: String
     }
 
-    static func locate(root: String) -> CgroupLocation {
+    public static func locate(root: String) -> CgroupLocation {
         var location = CgroupLocation()
         let cgroupFile = SmallFile.join(root, "/proc/self/cgroup")
         let memberships: [Membership]
@@ -128,9 +135,11 @@ enum CgroupLocator {
                                   notes: inout [String]) -> CgroupHierarchy {
         let mountPoint = mount.mountPoint
         if let directory = directory(for: path, mountRoot: mount.root, mountPoint: mountPoint) {
-            return CgroupHierarchy(version: version, mountPoint: mountPoint, directory: directory)
+            return CgroupHierarchy(version: version, mountPoint: mountPoint, directory: directory,
+                                   hierarchyPath: path, isOwnDirectory: true)
         }
         notes.append("cgroup v\(version) path \(path) is outside the mount root \(mount.root) at \(mountPoint); using the mount point as the process's cgroup")
-        return CgroupHierarchy(version: version, mountPoint: mountPoint, directory: mountPoint)
+        return CgroupHierarchy(version: version, mountPoint: mountPoint, directory: mountPoint,
+                               hierarchyPath: path, isOwnDirectory: false)
     }
 }

@@ -5,8 +5,8 @@ import Synchronization
 /// The kernel notifies; nothing is sampled unless nothing else is available. Sources, in order
 /// of preference (`activeMechanisms` says which registered, `unavailableMechanisms` what failed):
 /// - cgroup v2: PSI triggers on the cgroup's `memory.pressure` (`psiWarningTrigger` → warning,
-///   `psiCriticalTrigger` → critical) and `memory.events` (a rising `high` count → warning,
-///   `max`, `oom` or `oom_kill` → critical);
+///   `psiCriticalTrigger` → critical) and `memory.events` (a rising `high` or `max` count →
+///   warning, `oom` or `oom_kill` → critical), only for a non-root cgroup with the memory controller;
 /// - cgroup v1, through `cgroup.event_control` and eventfds: `memory.pressure_level` (medium →
 ///   warning, critical → critical) and, under a v1 limit, usage thresholds at `warningFraction`
 ///   and `criticalFraction` of it — the most direct signal of an approaching limit;

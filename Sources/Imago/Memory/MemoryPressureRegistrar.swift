@@ -33,7 +33,11 @@ enum MemoryPressureRegistrar {
                          configuration: MemoryPressureMonitor.Configuration) -> MemoryPressureRegistration {
         var registration = MemoryPressureRegistration()
         #if os(Linux)
-        if let v2 = location.v2 {
+        // The unified hierarchy's root (a hybrid host like this one: "0::/") or a cgroup
+        // without the memory controller has a memory.pressure too, but it measures the whole
+        // system, not the process's cgroup: that is the system-PSI fallback's job.
+        if let v2 = location.v2, v2.hierarchyPath != "/",
+           hasMemoryController(SmallFile.join(root, v2.directory)) {
             let directory = SmallFile.join(root, v2.directory)
             for (trigger, level) in [(configuration.psiWarningTrigger, MemoryPressureLevel.warning),
                                      (configuration.psiCriticalTrigger, .critical)] {
@@ -62,6 +66,12 @@ enum MemoryPressureRegistrar {
         let cgroupWatched = registration.sources.contains(where: \.watchesCgroup)
         registration.polling = registration.sources.isEmpty || (limit.source != .physicalMemory && !cgroupWatched)
         return registration
+    }
+
+    /// Whether a v2 cgroup directory has the memory controller (listed in its cgroup.controllers).
+    static func hasMemoryController(_ directory: String) -> Bool {
+        guard case .success(let text) = SmallFile.read(SmallFile.join(directory, "cgroup.controllers")) else { return false }
+        return text.split(whereSeparator: \.isWhitespace).contains("memory")
     }
 
     /// Usage thresholds at `warningFraction` and `criticalFraction` of a v1 limit, on the cgroup
@@ -95,7 +105,9 @@ enum MemoryPressureRegistrar {
             registration.failures.append("\(file): open failed (\(String(cString: strerror(errno))))")
             return
         }
-        if let error = SmallFile.write(trigger, to: fd) {
+        // The kernel overwrites the last byte written with a NUL: without one of our own, the
+        // window's last digit is cut ("2000000" → "200000", below PSI's 500 ms minimum: EINVAL).
+        if let error = SmallFile.write(trigger + "\0", to: fd) {
             registration.failures.append("\(file): trigger \"\(trigger)\" refused (\(String(cString: strerror(error))))")
             _ = closeDescriptor(fd)
             return

@@ -67,8 +67,10 @@ struct MemoryPressureSource {
             let new = Self.parseCounts(text)
             kind = .memoryEvents(counts: new)
             let rose = { (key: String) in (new[key] ?? 0) > (old[key] ?? 0) }
-            if rose("max") || rose("oom") || rose("oom_kill") { return .level(.critical) }
-            return rose("high") ? .level(.warning) : .nothing
+            // `max` counts reclaim at memory.max, routine while page cache fills up to the
+            // limit: a warning. Only an OOM is critical.
+            if rose("oom") || rose("oom_kill") { return .level(.critical) }
+            return rose("high") || rose("max") ? .level(.warning) : .nothing
         case .pressureLevel(let level):
             return drainEventCounter() ? .level(level) : (revents & broken != 0 ? .gone : .nothing)
         case .usageThreshold(let level, _):

@@ -14,10 +14,7 @@ extension ImagePipeline {
             counters.record { $0.decodesRefusedForMemory += 1 }
             return .failure(.decoding(refusal))
         }
-        if decodeLimiter.headroom != nil,
-           Self.pixelMemoryInUse + bytes > MemoryBudgets.current.livePixelCeiling {
-            PixelMemory.trim()   // pooled pages are for speed; a decode that needs the room comes first
-        }
+        makeRoom(for: bytes)
         let decoded = await decodeLimiter.run(priority: { shared.priority }, bytes: bytes, onWaitForBytes: {
             counters.record { $0.decodesWaitedForMemory += 1 }
         }) { () async -> Result<DecodedImage, DecodeError> in
@@ -41,6 +38,21 @@ extension ImagePipeline {
         case .failure(.cancelled): return .failure(.cancelled)
         case .failure(let error): return .failure(.decoding(error))
         case .success(let image): return .success(ImageResponse(image: image, origin: origin))
+        }
+    }
+
+    /// Pooled pages and cached images are kept for speed: a decode that would pass the live
+    /// pixel ceiling gets their room first (the pool, then the memory cache's least recently
+    /// used entries, as far as needed), instead of waiting on memory only this pipeline holds.
+    private func makeRoom(for bytes: Int) {
+        guard decodeLimiter.headroom != nil else { return }
+        let ceiling = MemoryBudgets.current.livePixelCeiling
+        guard Self.pixelMemoryInUse + bytes > ceiling else { return }
+        PixelMemory.trim()
+        let excess = Self.pixelMemoryInUse + bytes - ceiling
+        if excess > 0, let cache = configuration.memoryCache, cache.totalCost > 0 {
+            cache.trim(toCost: max(0, cache.totalCost - excess))
+            counters.record { $0.cacheTrims += 1 }
         }
     }
 

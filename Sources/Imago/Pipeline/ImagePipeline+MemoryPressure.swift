@@ -2,8 +2,8 @@ import CImagoCodecs
 import Foundation
 
 extension ImagePipeline {
-    /// How long new decode admissions wait after a critical memory-pressure event (default
-    /// 250 ms): time for the freed cache and pool pages to reach the kernel and for running
+    /// How long new decode admissions wait after a critical memory-pressure event (250 ms, a
+    /// constant): time for the freed cache and pool pages to reach the kernel and for running
     /// decodes to finish, without stalling loads for long if the pressure passes.
     public static let criticalPressureHold: Duration = .milliseconds(250)
 

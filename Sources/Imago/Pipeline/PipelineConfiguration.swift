@@ -22,7 +22,7 @@ extension ImagePipeline {
         /// larger than the whole budget runs alone; one larger than the effective memory limit
         /// fails with `.exceedsMemoryLimit` before allocating. A decode also waits while the
         /// pixels alive in the process plus its own would pass `MemoryBudgets.livePixelCeiling`
-        /// (3/4 of the limit; at most 500 ms while no other decode runs). Default
+        /// (2/3 of the limit; at most 500 ms while no other decode runs). Default
         /// `MemoryBudgets.current.decodeBudget` (a quarter of the effective memory limit);
         /// `Int.max` turns the byte bound, the live-pixel wait and the limit check off.
         public var decodeMemoryBudget: Int

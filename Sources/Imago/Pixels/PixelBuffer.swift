@@ -92,8 +92,9 @@ final class PixelStorage: @unchecked Sendable {
     }
 
     deinit {
-        PixelMemory.bufferFreed(byteCount: allocation.size)
+        // Released first: a listener judging headroom must see the pages in the pool (or gone).
         PixelAllocator.release(allocation)
+        PixelMemory.bufferFreed(byteCount: allocation.size)
     }
 }
 

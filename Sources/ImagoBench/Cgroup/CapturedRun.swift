@@ -68,21 +68,3 @@ private final class Watchdog: Sendable {
         }
     }
 }
-
-/// Reads a pipe to its end on a thread of its own.
-private final class PipeDrain: @unchecked Sendable {   // `read` is written once, before `done` is signalled
-    private var read = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            read = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    var data: Data {
-        done.wait()
-        return read
-    }
-}

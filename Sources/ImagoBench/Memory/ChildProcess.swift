@@ -33,7 +33,7 @@ public enum ChildProcess {
         process.standardError = errors
         try process.run()
         // Read stderr concurrently so a chatty child cannot block on a full pipe.
-        let errorText = ErrorCollector(errors.fileHandleForReading)
+        let errorText = PipeDrain(errors.fileHandleForReading)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -41,23 +41,5 @@ public enum ChildProcess {
             throw BenchError("\(arguments.first ?? "child") failed (status \(process.terminationStatus)): \(errorText.text)")
         }
         return text
-    }
-}
-
-/// Drains a pipe on its own thread and hands back what it read.
-private final class ErrorCollector: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    var text: String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
