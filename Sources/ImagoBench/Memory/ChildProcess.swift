@@ -22,23 +22,18 @@ public enum ChildProcess {
         }
     }
 
+    /// Longest a probe child may run before it is killed (10 minutes): a hung child must not
+    /// hang `make bench-check` in CI.
+    static let timeout: Duration = .seconds(600)
+
     /// Runs the executable and returns its trimmed standard output; throws with its standard
-    /// error when it fails.
+    /// error when it fails (a non-zero exit, a signal, the timeout).
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read stderr concurrently so a chatty child cannot block on a full pipe.
-        let errorText = PipeDrain(errors.fileHandleForReading)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0 else {
-            throw BenchError("\(arguments.first ?? "child") failed (status \(process.terminationStatus)): \(errorText.text)")
+        let ending = try CapturedRun.run(executable, arguments, timeout: timeout)
+        let text = String(decoding: ending.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard ending.exitStatus == 0 else {
+            let errors = String(decoding: ending.standardError, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw BenchError("\(arguments.first ?? "child") failed (\(ending.end.description)): \(errors)")
         }
         return text
     }
