@@ -15,15 +15,26 @@ final class TestClock: Sendable {
 class DiskCacheTestCase: XCTestCase {
     var root: URL!
     var clock: TestClock!
+    /// False in a child process, whose root is its parent's.
+    private var ownsRoot = true
 
     override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("imago-disk-\(UUID().uuidString)")
+        // A child process of the kill tests works in its parent's directory, which the parent
+        // removes: a child is SIGKILLed and never reaches tearDown, so a root of its own
+        // would be left in the temporary directory (24 per run were).
+        let environment = ProcessInfo.processInfo.environment
+        if let shared = environment["IMAGO_KILL_CHILD_DIR"] ?? environment["IMAGO_MIXED_CHILD_DIR"] {
+            root = URL(fileURLWithPath: shared).deletingLastPathComponent()
+            ownsRoot = false
+        } else {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("imago-disk-\(UUID().uuidString)")
+        }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         clock = TestClock()
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
+        if ownsRoot { try? FileManager.default.removeItem(at: root) }
     }
 
     var cacheDirectory: URL { root.appendingPathComponent("cache") }
