@@ -41,22 +41,6 @@ final class MemoryLimitTests: XCTestCase {
         XCTAssertEqual(limit.usageBytes(root: tree.root), 1 << 20)
     }
 
-    /// Page cache the kernel drops before it OOM-kills is not usage that pressures anyone.
-    func testUsageIsTheWorkingSetWithoutInactiveFilePages() throws {
-        try v1Layout()
-        try tree.write(v1Dir + "/memory.limit_in_bytes", "\(256 << 20)\n")
-        try tree.write(v1Dir + "/memory.usage_in_bytes", "\(240 << 20)\n")
-        try tree.write(v1Dir + "/memory.stat", "cache 1\ntotal_active_file \(10 << 20)\ntotal_inactive_file \(150 << 20)\n")
-        XCTAssertEqual(read().usageBytes(root: tree.root), 90 << 20)
-        try v2Layout()
-        try tree.write(v2Dir + "/memory.max", "\(256 << 20)\n")
-        try tree.write(v2Dir + "/memory.current", "\(100 << 20)\n")
-        try tree.write(v2Dir + "/memory.stat", "anon 1\ninactive_file \(40 << 20)\n")
-        let v2 = MemoryLimit.read(root: tree.root)
-        XCTAssertEqual(v2.cgroupVersion, 2)
-        XCTAssertEqual(v2.usageBytes(root: tree.root), 60 << 20)
-    }
-
     func testV2OnlyWithHigh() throws {
         try v2Layout()
         try tree.write(v2Dir + "/memory.max", "536870912\n")

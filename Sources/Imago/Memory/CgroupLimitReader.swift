@@ -74,26 +74,14 @@ enum CgroupLimitReader {
         SmallFile.join(directory, version == 2 ? "memory.current" : "memory.usage_in_bytes")
     }
 
-    /// The working set of a cgroup directory: its usage less its inactive file pages (page cache
-    /// the kernel reclaims before it OOM-kills anyone, as the kubelet judges it), nil when the
-    /// usage file is missing or not a number. Raw usage would sit near the limit in any
-    /// container that has read its files, and read as constant pressure.
+    /// The usage in bytes of a cgroup directory, nil when the file is missing or not a number.
+    /// Raw usage, page cache included: it is the figure the kernel's v1 usage thresholds cross,
+    /// so classifying their events by anything smaller could miss a critical for good (the
+    /// crossing does not repeat while usage stays above it).
     static func usage(root: String, directory: String, version: Int) -> Int? {
         guard case .success(let text) = SmallFile.read(SmallFile.join(root, usageFile(directory: directory, version: version))),
               case .bytes(let bytes) = CgroupLimitValue.parse(text) else { return nil }
-        return max(0, bytes - (inactiveFileBytes(root: root, directory: directory, version: version) ?? 0))
-    }
-
-    /// `total_inactive_file` (v1, hierarchical) or `inactive_file` (v2) of the directory's
-    /// memory.stat; nil when it cannot be read.
-    static func inactiveFileBytes(root: String, directory: String, version: Int) -> Int? {
-        guard case .success(let text) = SmallFile.read(SmallFile.join(root, SmallFile.join(directory, "memory.stat"))) else { return nil }
-        let key = version == 2 ? "inactive_file" : "total_inactive_file"
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            if parts.count == 2, parts[0] == key { return Int(parts[1]) }
-        }
-        return nil
+        return bytes
     }
 
     private static func finding(root: String, directory: String, name: String, version: Int,

@@ -66,8 +66,8 @@ public struct MemoryLimit: Sendable, Equatable {
     }
 
     /// The memory used by the cgroup whose limit is `bytes` (the process's own cgroup when it
-    /// sets the limit or when no limit is set): its working set, `memory.current` (v2) or
-    /// `memory.usage_in_bytes` (v1) less the inactive file pages in `memory.stat`. With an ancestor's limit, the ancestor's usage is the figure that reaches it. Nil
+    /// sets the limit or when no limit is set): `memory.current` (v2) or `memory.usage_in_bytes`
+    /// (v1), page cache included. With an ancestor's limit, the ancestor's usage is the figure that reaches it. Nil
     /// without a memory cgroup, or when the file is missing (the v2 root cgroup has none) or not
     /// a number. `root` is the same prefix as `read(root:)`'s.
     public func usageBytes(root: String = "/") -> Int? {
