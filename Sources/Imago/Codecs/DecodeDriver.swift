@@ -17,6 +17,14 @@ extension ImageDecoder {
         return try body(handle, info)
     }
 
+    /// `.tooLarge` when the header's dimensions exceed `options.pixelLimit` (or overflow).
+    static func checkPixelLimit(_ info: imago_image_info, _ options: DecodeOptions) throws(DecodeError) {
+        let (pixels, overflow) = Int(info.width).multipliedReportingOverflow(by: Int(info.height))
+        if overflow || pixels > options.pixelLimit {
+            throw .tooLarge(width: Int(info.width), height: Int(info.height), limit: options.pixelLimit)
+        }
+    }
+
     /// Header → pixel-limit check → allocate → decode → orient. Nothing is allocated for the
     /// pixels until the header's dimensions have passed the limit.
     static func run(format: ImageFormat, input: imago_input, options: DecodeOptions,
@@ -24,11 +32,8 @@ extension ImageDecoder {
         if cancellation?.isCancelled == true { throw .cancelled }
         let codec = CodecBinding.binding(for: format)
         return try withOpenDecoder(format: format, input: input) { handle, info throws(DecodeError) in
+            try checkPixelLimit(info, options)
             let width = Int(info.width), height = Int(info.height)
-            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-            if overflow || pixels > options.pixelLimit {
-                throw .tooLarge(width: width, height: height, limit: options.pixelLimit)
-            }
             let orientation = Int(info.orientation)
             let orient = options.applyOrientation && orientation > 1 && orientation <= 8
             let size = options.outputSize(width: width, height: height, swapsAxes: orient && orientation >= 5)

@@ -96,10 +96,7 @@ extension ImageDecoder {
 
     private static func estimate(format: ImageFormat, input: imago_input, options: DecodeOptions) throws(DecodeError) -> DecodeMemoryEstimate {
         try withOpenDecoder(format: format, input: input) { _, info throws(DecodeError) in
-            let (pixels, overflow) = Int(info.width).multipliedReportingOverflow(by: Int(info.height))
-            if overflow || pixels > options.pixelLimit {
-                throw .tooLarge(width: Int(info.width), height: Int(info.height), limit: options.pixelLimit)
-            }
+            try checkPixelLimit(info, options)
             return DecodeMemoryEstimate(info: info, format: format, options: options)
         }
     }

@@ -45,11 +45,9 @@ extension ImagePipeline {
     /// pixel ceiling gets their room first (the pool, then the memory cache's least recently
     /// used entries, as far as needed), instead of waiting on memory only this pipeline holds.
     private func makeRoom(for bytes: Int) {
-        guard decodeLimiter.headroom != nil else { return }
-        let ceiling = MemoryBudgets.current.livePixelCeiling
-        guard Self.pixelMemoryInUse + bytes > ceiling else { return }
+        guard configuration.budgetsDecodeMemory, Self.pixelBytesOverCeiling(adding: bytes) > 0 else { return }
         PixelMemory.trim()
-        let excess = Self.pixelMemoryInUse + bytes - ceiling
+        let excess = Self.pixelBytesOverCeiling(adding: bytes)
         if excess > 0, let cache = configuration.memoryCache, cache.totalCost > 0 {
             cache.trim(toCost: max(0, cache.totalCost - excess))
             counters.record { $0.cacheTrims += 1 }
@@ -59,7 +57,7 @@ extension ImagePipeline {
     /// `.exceedsMemoryLimit` when a decode needing `bytes` could never fit in the process's
     /// effective memory limit (read now: it may have changed); nil when the budget is off.
     private func memoryRefusal(_ bytes: Int) -> DecodeError? {
-        guard configuration.decodeMemoryBudget != .max else { return nil }
+        guard configuration.budgetsDecodeMemory else { return nil }
         let limit = MemoryLimit.current.bytes
         return bytes > limit ? .exceedsMemoryLimit(requiredBytes: bytes, limitBytes: limit) : nil
     }

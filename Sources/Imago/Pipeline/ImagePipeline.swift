@@ -24,10 +24,9 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         networkLimiter = StageLimiter(limit: configuration.maxConcurrentFetches)
-        let budgeted = configuration.decodeMemoryBudget != .max
         decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes,
                                      byteBudget: configuration.decodeMemoryBudget,
-                                     headroom: budgeted ? Self.livePixelHeadroom : nil)
+                                     headroom: configuration.budgetsDecodeMemory ? Self.livePixelHeadroom : nil)
         if configuration.respondsToMemoryPressure {
             let observation = configuration.memoryPressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
             pressureObservation.withLock { $0 = observation }
@@ -77,10 +76,14 @@ public final class ImagePipeline: Sendable {
     /// would pass `MemoryBudgets.livePixelCeiling` of the current limit (re-read on pressure
     /// events).
     static let livePixelHeadroom = StageLimiter.PixelHeadroom(
-        allows: { bytes in pixelMemoryInUse + bytes <= MemoryBudgets.current.livePixelCeiling },
+        allows: { bytes in pixelBytesOverCeiling(adding: bytes) <= 0 },
         maxWait: MemoryBudgets.livePixelWait)
 
-    static var pixelMemoryInUse: Int { PixelMemory.liveBytes + PixelMemory.retainedBytes }
+    /// How far the process's pixel memory (live and pooled) plus `bytes` would pass the live
+    /// pixel ceiling (0 or less: it fits).
+    static func pixelBytesOverCeiling(adding bytes: Int) -> Int {
+        PixelMemory.liveBytes + PixelMemory.retainedBytes + bytes - MemoryBudgets.current.livePixelCeiling
+    }
 
     /// Bytes the decodes running now declared (at most `decodeMemoryBudget`, unless one image
     /// alone is larger).

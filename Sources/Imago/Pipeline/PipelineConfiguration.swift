@@ -80,5 +80,9 @@ extension ImagePipeline {
             self.temporaryDirectory = temporaryDirectory
             self.eventHandler = eventHandler
         }
+
+        /// Whether decodes are budgeted at all (`decodeMemoryBudget` is not `Int.max`): the byte
+        /// bound, the live-pixel wait and the refusal past the memory limit go together.
+        var budgetsDecodeMemory: Bool { decodeMemoryBudget != .max }
     }
 }
