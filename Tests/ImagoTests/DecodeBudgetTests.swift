@@ -7,6 +7,21 @@ import ImagoTestServer
 /// The decode stage's memory budget: estimates from headers, admission by bytes in priority
 /// order, an oversized image alone, the refusal past the effective limit, the pressure hold.
 final class DecodeBudgetTests: XCTestCase {
+    /// An operation declaring `bytes` that is running once this returns and ends, with
+    /// `result`, when the returned gate opens.
+    private func hold(_ limiter: StageLimiter, bytes: Int, result: String = "held") async throws -> (Gate, Task<String?, Never>) {
+        let release = Gate(), entered = Gate()
+        let holder = Task {
+            await limiter.run(priority: { .normal }, bytes: bytes) {
+                entered.open()
+                try? await release.waitUntilOpen(timeout: .seconds(30))
+                return result
+            }
+        }
+        try await entered.waitUntilOpen()
+        return (release, holder)
+    }
+
     private func estimate(_ file: String, _ options: DecodeOptions = DecodeOptions()) throws -> DecodeMemoryEstimate {
         try ImageDecoder.memoryEstimate(contentsOfFile: TestCorpus.url(file).path, options: options)
     }
@@ -49,15 +64,8 @@ final class DecodeBudgetTests: XCTestCase {
 
     func testBytesAreAdmittedInPriorityOrderWithoutQueueJumping() async throws {
         let limiter = StageLimiter(limit: 4, byteBudget: 100)
-        let release = Gate(), entered = Gate()
+        let (release, holder) = try await hold(limiter, bytes: 60)
         let order = Mutex<[String]>([])
-        let holder = Task {
-            await limiter.run(priority: { .normal }, bytes: 60) {
-                entered.open()
-                try? await release.waitUntilOpen(timeout: .seconds(30))
-            }
-        }
-        try await entered.waitUntilOpen()
         let waitedForBytes = Mutex(0)
         let big = Task { @Sendable () async -> Void? in
             await limiter.run(priority: { .high }, bytes: 60, onWaitForBytes: { waitedForBytes.withLock { $0 += 1 } }) {
@@ -87,15 +95,7 @@ final class DecodeBudgetTests: XCTestCase {
 
     func testAnImageLargerThanTheBudgetRunsAloneAndNeverDeadlocks() async throws {
         let limiter = StageLimiter(limit: 4, byteBudget: 100)
-        let release = Gate(), entered = Gate()
-        let huge = Task {
-            await limiter.run(priority: { .normal }, bytes: 500) {
-                entered.open()
-                try? await release.waitUntilOpen(timeout: .seconds(30))
-                return "huge"
-            }
-        }
-        try await entered.waitUntilOpen()
+        let (release, huge) = try await hold(limiter, bytes: 500, result: "huge")
         let tiny = Task { await limiter.run(priority: { .veryHigh }, bytes: 1) { "tiny" } }
         try await waitFor { limiter.waitingCount == 1 }
         XCTAssertEqual(limiter.runningCount, 1, "the oversized decode runs alone")
@@ -106,14 +106,7 @@ final class DecodeBudgetTests: XCTestCase {
 
     func testACancelledHeadOfTheLineLetsTheOthersThrough() async throws {
         let limiter = StageLimiter(limit: 4, byteBudget: 100)
-        let release = Gate(), entered = Gate()
-        let holder = Task {
-            await limiter.run(priority: { .normal }, bytes: 60) {
-                entered.open()
-                try? await release.waitUntilOpen(timeout: .seconds(30))
-            }
-        }
-        try await entered.waitUntilOpen()
+        let (release, holder) = try await hold(limiter, bytes: 60)
         let blocked = Task { await limiter.run(priority: { .high }, bytes: 60) { "blocked" } }
         try await waitFor { limiter.waitingCount == 1 }
         let fits = Task { await limiter.run(priority: { .low }, bytes: 30) { "fits" } }
