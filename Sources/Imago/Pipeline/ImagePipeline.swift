@@ -76,8 +76,18 @@ public final class ImagePipeline: Sendable {
     /// would pass `MemoryBudgets.livePixelCeiling` of the current limit (re-read on pressure
     /// events).
     static let livePixelHeadroom = StageLimiter.PixelHeadroom(
-        allows: { bytes in pixelBytesOverCeiling(adding: bytes) <= 0 },
+        allows: { bytes in pixelBytesOverCeiling(adding: bytes) <= 0 && cgroupHasRoom(for: bytes) },
         maxWait: MemoryBudgets.livePixelWait)
+
+    /// Under a cgroup limit, also what the kernel counts: the cgroup's usage plus `bytes` must
+    /// stay within 9/10 of the limit. Pixels are not all the process holds (bodies in flight,
+    /// the heap): in the pressure bench the pixel ceiling alone still let one run in about
+    /// fifteen be OOM-killed at 256 MiB. Without a cgroup limit there is nothing to read.
+    static func cgroupHasRoom(for bytes: Int) -> Bool {
+        let limit = MemoryLimit.current
+        guard limit.source != .physicalMemory, let usage = limit.usageBytes() else { return true }
+        return usage + bytes <= limit.bytes / 10 * 9
+    }
 
     /// How far the process's pixel memory (live and pooled) plus `bytes` would pass the live
     /// pixel ceiling (0 or less: it fits).
