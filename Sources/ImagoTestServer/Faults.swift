@@ -40,6 +40,10 @@ public struct Faults: Sendable {
     /// bytes) until the test opens this gate. Default `nil`: nothing held.
     public var gate: Gate?
 
+    /// Extra response headers, sent with every response of the route (`Retry-After` with a
+    /// status fault, say). Default empty.
+    public var headers: [String: String]
+
     /// An honest response: no faults at all.
     public static let none = Faults()
 
@@ -52,7 +56,8 @@ public struct Faults: Sendable {
         status: Int? = nil,
         contentTypeOverride: String? = nil,
         chunked: Bool = false,
-        gate: Gate? = nil
+        gate: Gate? = nil,
+        headers: [String: String] = [:]
     ) {
         self.latencyBeforeHead = latencyBeforeHead
         self.bytesPerSecond = bytesPerSecond
@@ -62,6 +67,7 @@ public struct Faults: Sendable {
         self.contentTypeOverride = contentTypeOverride
         self.chunked = chunked
         self.gate = gate
+        self.headers = headers
     }
 
     /// Whether the gate (if any) holds the head rather than the body.

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -104,6 +105,7 @@ enum ResponsePlanner {
         range: Range<Int>, faults: Faults, fileToClose: NIOFileHandle?
     ) -> ResponsePlan {
         var headers = headers
+        for (name, value) in faults.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
         let mayHaveBody = status.mayHaveResponseBody
         let isHead = request.method == .HEAD
         // A HEAD response to a chunked resource gets neither framing header: there is no body
@@ -124,7 +126,10 @@ enum ResponsePlanner {
     }
 
     private static func baseHeaders(request: HTTPRequestHead) -> HTTPHeaders {
-        var headers: HTTPHeaders = ["Server": "ImagoTestServer"]
+        // Date is required of an origin server with a clock (RFC 9110 §6.6.1); caches compute
+        // ages and Retry-After dates against it.
+        let now = Int64(Date().timeIntervalSince1970)
+        var headers: HTTPHeaders = ["Server": "ImagoTestServer", "Date": HTTPDate.format(secondsSince1970: now)]
         if !request.isKeepAlive {
             headers.add(name: "Connection", value: "close")
         } else if request.version.major == 1 && request.version.minor == 0 {

@@ -62,7 +62,9 @@ final class FetchOperation: Sendable {
             return false
         }
         guard (200...299).contains(http.statusCode) else {
-            finish(.failure(.httpStatus(http.statusCode)))
+            let retryAfter = FetchError.isTransientStatus(http.statusCode)
+                ? RetryAfter.parse(http.value(forHTTPHeaderField: "Retry-After")) : nil
+            finish(.failure(.httpStatus(http.statusCode, retryAfter: retryAfter)))
             return false
         }
         if let expected, expected > request.maxResponseSize {
@@ -155,6 +157,13 @@ final class FetchOperation: Sendable {
             switch urlError.code {
             case .cancelled: return .cancelled
             case .timedOut: return .timedOut
+            case .httpTooManyRedirects, .redirectToNonExistentLocation: return .tooManyRedirects(limit: 20)
+            case .unsupportedURL: return .unsupportedScheme(urlError.failingURL?.scheme ?? "unknown")
+            case .badURL: return .invalidURL(urlError.localizedDescription)
+            case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+                 .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+                 .clientCertificateRequired:
+                return .tls(urlError.localizedDescription)
             default: return .transport(urlError.localizedDescription)
             }
         }

@@ -80,12 +80,17 @@ public struct FetchProgress: Sendable, Hashable {
 
 /// Why a fetch failed.
 public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A non-2xx status, decided at the response head; the body was not read.
-    case httpStatus(Int)
+    /// A non-2xx status, decided at the response head; the body was not read. `retryAfter` is
+    /// the wait the server asked for with `Retry-After` (seconds or an HTTP-date), when it sent
+    /// one with a status worth retrying (408, 429, 5xx).
+    case httpStatus(Int, retryAfter: Duration? = nil)
     /// The connection failed or broke (the underlying error's description).
     case transport(String)
+    /// Nothing arrived for the idle timeout. Not retried: the server was already given the whole
+    /// timeout, and asking again would multiply the wait (a stall fails once).
     case timedOut
-    /// The transfer ended short of its Content-Length.
+    /// The transfer ended short of its Content-Length (counted in the bytes the server sent,
+    /// before any Content-Encoding is undone: rule HTTP-3).
     case truncated(expected: Int, received: Int)
     case tooLarge(limit: Int)
     /// A 2xx response with no body.
@@ -93,19 +98,35 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case cancelled
     /// The download's temporary file could not be written.
     case fileSystem(String)
+    /// The TLS handshake or the server's certificate failed (the reason).
+    case tls(String)
+    /// The redirects went round in a circle, or on past the transport's limit.
+    case tooManyRedirects(limit: Int)
+    /// The URL's scheme is not http or https (the scheme); no request was made.
+    case unsupportedScheme(String)
+    /// The URL cannot be requested at all (no host, for one); no request was made.
+    case invalidURL(String)
 
-    /// Worth retrying: connection errors, timeouts, truncation, 408, 429 and 5xx.
+    /// Worth retrying: connection errors, truncation, 408, 429 and 5xx. Never a TLS failure,
+    /// redirect loop, bad URL, unsupported scheme, idle timeout, 2xx without a body or other 4xx.
     public var isTransient: Bool {
         switch self {
-        case .transport, .timedOut, .truncated: true
-        case .httpStatus(let code): code == 408 || code == 429 || (500...599).contains(code)
+        case .transport, .truncated: true
+        case .httpStatus(let code, _): Self.isTransientStatus(code)
         default: false
         }
     }
 
+    /// 408, 429 and 5xx: the statuses worth asking again, and the only ones whose Retry-After
+    /// Imago honours.
+    public static func isTransientStatus(_ code: Int) -> Bool {
+        code == 408 || code == 429 || (500...599).contains(code)
+    }
+
     public var description: String {
         switch self {
-        case .httpStatus(let code): "httpStatus(\(code))"
+        case .httpStatus(let code, nil): "httpStatus(\(code))"
+        case .httpStatus(let code, let wait?): "httpStatus(\(code), retry after \(wait.seconds.formatted3) s)"
         case .transport(let message): "transport(\(message))"
         case .timedOut: "timedOut"
         case .truncated(let expected, let received): "truncated(\(received) of \(expected) bytes)"
@@ -113,7 +134,21 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .emptyData: "emptyData"
         case .cancelled: "cancelled"
         case .fileSystem(let message): "fileSystem(\(message))"
+        case .tls(let message): "tls(\(message))"
+        case .tooManyRedirects(let limit): "tooManyRedirects(limit \(limit))"
+        case .unsupportedScheme(let scheme): "unsupportedScheme(\(scheme): only http and https are fetched; file URLs load as local files)"
+        case .invalidURL(let reason): "invalidURL(\(reason))"
         }
+    }
+}
+
+private extension Double {
+    /// Up to three decimals, trailing zeros dropped: 2, 0.5, 1.25.
+    var formatted3: String {
+        var text = String(format: "%.3f", self)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
 

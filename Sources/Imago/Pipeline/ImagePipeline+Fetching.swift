@@ -25,11 +25,13 @@ extension ImagePipeline {
             case .success(let result)?:
                 return payload(from: result, request, validators: validators)
             case .failure(let error)?:
-                guard configuration.retryPolicy.shouldRetry(error, afterRetries: retries) else { return .failure(.fetch(error)) }
+                guard let wait = configuration.retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
+                    return .failure(.fetch(error))
+                }
                 retries += 1
                 emit(.retry, sourceKey)
                 do {
-                    try await configuration.clock.sleep(for: configuration.retryPolicy.delay(beforeRetry: retries))
+                    try await configuration.clock.sleep(for: wait)
                 } catch {
                     return .failure(.cancelled)   // cancelled during back-off: no more requests (RETRY-2)
                 }

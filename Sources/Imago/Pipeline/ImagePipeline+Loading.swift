@@ -8,7 +8,11 @@ extension ImagePipeline {
         let outcome: Outcome
         switch request.source {
         case .url(let url):
-            outcome = await loadRemote(url, request, shared)
+            switch URLSourceKind(url) {
+            case .remote: outcome = await loadRemote(url, request, shared)
+            case .localFile: outcome = await decode(.file(url), request, shared, origin: .local)
+            case .unfetchable(let error): outcome = .failure(.fetch(error))   // no request, no retry
+            }
         case .file(let url):
             outcome = await decode(.file(url), request, shared, origin: .local)
         case .data(let data, _):

@@ -1,6 +1,6 @@
-/// Automatic retries of transient fetch failures (connection errors, timeouts, truncation,
-/// 408, 429, 5xx) with exponential back-off. Never for cancellation, other 4xx, decoding errors
-/// or a missing source (RETRY-1).
+/// Automatic retries of transient fetch failures (connection errors, truncation, 408, 429, 5xx)
+/// with exponential back-off. Never for cancellation, other 4xx, TLS failures, redirect loops,
+/// bad URLs, idle timeouts, decoding errors or a missing source (RETRY-1).
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts after the first (default 2; 0 disables retries).
     public var maxRetries: Int
@@ -8,27 +8,39 @@ public struct RetryPolicy: Sendable, Hashable {
     public var initialDelay: Duration
     /// Each further wait is this many times the previous one (default 2).
     public var multiplier: Double
-    /// Upper bound of one wait (default 4 s).
+    /// Upper bound of one back-off wait (default 4 s).
     public var maxDelay: Duration
+    /// The longest `Retry-After` Imago waits for (default 10 s). A server asking for up to this
+    /// long is asked again after its wait (or the back-off, whichever is longer); one asking
+    /// for more gets no retry: the load fails at once, and the error carries the wait.
+    public var maxRetryAfter: Duration
 
     public init(maxRetries: Int = 2, initialDelay: Duration = .milliseconds(250),
-                multiplier: Double = 2, maxDelay: Duration = .seconds(4)) {
+                multiplier: Double = 2, maxDelay: Duration = .seconds(4),
+                maxRetryAfter: Duration = .seconds(10)) {
         self.maxRetries = maxRetries
         self.initialDelay = initialDelay
         self.multiplier = multiplier
         self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
     }
 
     public static let none = RetryPolicy(maxRetries: 0)
 
-    /// The wait before retry number `retry` (1-based).
+    /// The back-off wait before retry number `retry` (1-based).
     public func delay(beforeRetry retry: Int) -> Duration {
         var delay = initialDelay
         for _ in 1..<max(retry, 1) { delay = delay * multiplier }
         return min(delay, maxDelay)
     }
 
-    func shouldRetry(_ error: FetchError, afterRetries retries: Int) -> Bool {
-        retries < maxRetries && error.isTransient
+    /// The wait before retry number `retry` after `error`, or nil when there is no retry: the
+    /// error is not transient, the retries are used up, or the server's `Retry-After` is longer
+    /// than `maxRetryAfter`.
+    public func delay(beforeRetry retry: Int, after error: FetchError) -> Duration? {
+        guard retry <= maxRetries, error.isTransient else { return nil }
+        let backOff = delay(beforeRetry: retry)
+        guard case .httpStatus(_, let asked?) = error else { return backOff }
+        return asked > maxRetryAfter ? nil : max(asked, backOff)
     }
 }

@@ -29,7 +29,7 @@ struct CheckedFetcher: ToyFetcher {
             return .body(data)
         } catch .cancelled {
             return .cancelled
-        } catch .httpStatus(let code) {
+        } catch .httpStatus(let code, _) {
             return .failed(.httpStatus(code), transient: FetchError.httpStatus(code).isTransient
                            || (code == 404 && bugs.contains(.notFoundRetried)))
         } catch .emptyData {
