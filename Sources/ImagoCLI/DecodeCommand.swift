@@ -98,10 +98,10 @@ struct DecodeCommand: ParsableCommand {
 
     private func write(_ pixels: PixelBuffer, to file: String) throws {
         do {
-            try Data(pixels.packedBytes()).write(to: URL(fileURLWithPath: file))
+            try PixelOutput.write(pixels, to: file)
         } catch {
-            printError("error: cannot write \(file): \(error.localizedDescription)")
-            throw ExitCode(73)
+            printError("error: \(error)")
+            throw ExitCode(PixelOutput.failureStatus)
         }
     }
 }

@@ -44,31 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
             .init(port: port, root: URL(fileURLWithPath: directory, isDirectory: true), defaultFaults: faults))
         // Unbuffered, so a parent process reading the pipe sees the line at once.
         FileHandle.standardOutput.write(Data("serving \(directory) at \(server.baseURL.absoluteString)\n".utf8))
-        await stop.wait()
+        _ = await stop.next()
+        stop.stop()
         try await server.shutdown()
-    }
-}
-
-/// Waits for SIGINT or SIGTERM, which are ignored as signals so the server can shut down
-/// cleanly instead of the process dying mid-response.
-private final class TerminationSignal {
-    private let sources: [any DispatchSourceSignal]
-    private let stream: AsyncStream<Void>
-
-    init() {
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        self.stream = stream
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            return source
-        }
-    }
-
-    func wait() async {
-        for await _ in stream { break }
-        for source in sources { source.cancel() }
     }
 }

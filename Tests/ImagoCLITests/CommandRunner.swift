@@ -27,3 +27,46 @@ enum CommandRunner {
     }
 
 }
+
+/// A running `imago` whose standard output is read line by line while it runs, so a test can
+/// act (send a signal) at a precise point of its output.
+final class RunningCommand {
+    let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private var buffered = Data()
+    private(set) var lines: [String] = []
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// Reads lines until one satisfies `condition` (true) or the output ends (false).
+    func readLines(until condition: (String) -> Bool) -> Bool {
+        let handle = output.fileHandleForReading
+        while true {
+            while let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffered[..<newline], as: UTF8.self)
+                buffered = Data(buffered[buffered.index(after: newline)...])
+                lines.append(line)
+                if condition(line) { return true }
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return false }
+            buffered.append(chunk)
+        }
+    }
+
+    /// Sends `signal`, reads the rest of the output and waits for the exit.
+    func interrupt(with signal: Int32) -> (status: Int32, stderr: String) {
+        kill(process.processIdentifier, signal)
+        _ = readLines { _ in false }
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+}

@@ -42,8 +42,8 @@ final class RetryAfterTests: XCTestCase {
 
     func testSchemesAreCaseInsensitiveAndOnlyHTTPIsFetched() throws {
         func kind(_ text: String) throws -> URLSourceKind { URLSourceKind(try XCTUnwrap(URL(string: text))) }
-        XCTAssertEqual(try kind("HTTP://example.com/a.png"), .remote)
-        XCTAssertEqual(try kind("hTTps://[::1]:8080/a.png"), .remote)
+        XCTAssertEqual(try kind("HTTP://example.com/a.png"), .remote(URL(string: "http://example.com/a.png")!))
+        XCTAssertEqual(try kind("hTTps://[::1]:8080/a.png"), .remote(URL(string: "https://[::1]:8080/a.png")!))
         XCTAssertEqual(try kind("FILE:///tmp/a.png"), .localFile)
         XCTAssertEqual(try kind("ftp://example.com/a.png"), .unfetchable(.unsupportedScheme("ftp")))
         XCTAssertEqual(try kind("http:///a.png"), .unfetchable(.invalidURL("no host in http:///a.png")))
@@ -92,5 +92,22 @@ final class RetryAfterTests: XCTestCase {
         }
         XCTAssertEqual(server.counters.requests(for: "/away.png"), 1, "an hour is past the 10 s maximum: no retry")
         try await server.shutdown()
+    }
+}
+
+/// A download a killed process left in a disk cache directory is a temporary file to the cache.
+final class DownloadLeftoverTests: XCTestCase {
+    func testDownloadTemporariesAreSweptByTheDiskCache() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-leftover-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let leftover = FetchRequest(url: URL(string: "http://127.0.0.1/a.png")!, temporaryDirectory: directory)
+            .makeDownloadFileURL()
+        XCTAssertEqual(DiskCacheNaming.classify(leftover.lastPathComponent), .temporary)
+        try Data(repeating: 1, count: 100).write(to: leftover)
+        let old = Date(timeIntervalSinceNow: -3600)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: leftover.path)
+        _ = try DiskCache(directory: directory)   // opening sweeps
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover.path))
     }
 }

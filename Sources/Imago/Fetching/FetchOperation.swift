@@ -96,7 +96,7 @@ final class FetchOperation: Sendable {
 
     private func openDownloadFile() throws(FetchError) -> (handle: FileHandle, url: URL)? {
         guard request.strategy == .downloadToFile else { return nil }
-        let url = request.temporaryDirectory.appendingPathComponent(".imago-download-\(UUID().uuidString)")
+        let url = request.makeDownloadFileURL()
         guard FileManager.default.createFile(atPath: url.path, contents: nil),
               let handle = try? FileHandle(forWritingTo: url)
         else { throw .fileSystem("cannot create \(url.path)") }

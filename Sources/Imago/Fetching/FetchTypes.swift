@@ -26,6 +26,16 @@ public struct FetchRequest: Sendable, Hashable {
     /// file can be renamed into the cache). Default: the system temporary directory.
     public var temporaryDirectory: URL
 
+    /// Prefix of download-to-file temporaries. It starts with the disk cache's temporary-file
+    /// prefix (`.tmp-`), so a download left behind by a killed process in a cache directory is
+    /// removed by the cache's sweep like any other crash leftover.
+    public static let downloadFilePrefix = ".tmp-imago-download-"
+
+    /// A fresh, unique path for this request's download-to-file temporary.
+    public func makeDownloadFileURL() -> URL {
+        temporaryDirectory.appendingPathComponent(Self.downloadFilePrefix + UUID().uuidString)
+    }
+
     public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .inMemory,
                 idleTimeout: Double = 30, maxResponseSize: Int = 256 << 20,
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {

@@ -13,7 +13,9 @@ extension ImagePipeline {
         let fetchRequest = FetchRequest(
             url: url, headers: headers, strategy: request.fetchStrategy ?? configuration.fetchStrategy,
             idleTimeout: configuration.idleTimeout, maxResponseSize: configuration.maxResponseSize,
-            temporaryDirectory: configuration.temporaryDirectory)
+            // With a disk cache, downloads land in its directory: the finished file is renamed
+            // into the cache, and one a killed process left behind is swept with its leftovers.
+            temporaryDirectory: configuration.diskCache?.directory ?? configuration.temporaryDirectory)
         var retries = 0
         while true {
             let outcome = await networkLimiter.run(priority: { shared.priority }) {

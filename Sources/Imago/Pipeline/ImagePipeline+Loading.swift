@@ -9,7 +9,7 @@ extension ImagePipeline {
         switch request.source {
         case .url(let url):
             switch URLSourceKind(url) {
-            case .remote: outcome = await loadRemote(url, request, shared)
+            case .remote(let fetchable): outcome = await loadRemote(fetchable, request, shared)
             case .localFile: outcome = await decode(.file(url), request, shared, origin: .local)
             case .unfetchable(let error): outcome = .failure(.fetch(error))   // no request, no retry
             }

@@ -37,6 +37,16 @@ public enum ImageLoadingError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
+    /// The whole explanation, for people: the codec's message, the unreadable file's path and
+    /// reason, the TLS failure, the wait a server asked for. `description` stays the short,
+    /// stable vocabulary scripts match on.
+    public var detail: String {
+        switch self {
+        case .decoding(let error): "\(description): \(error.description)"
+        default: description
+        }
+    }
+
     public var isCancellation: Bool {
         self == .cancelled || self == .fetch(.cancelled) || self == .decoding(.cancelled)
     }

@@ -5,7 +5,9 @@ import Foundation
 /// read as a local file; anything else fails at once with a typed error instead of reaching the
 /// transport (and its retries).
 enum URLSourceKind: Equatable {
-    case remote
+    /// To fetch, at this URL with its scheme in lowercase (transports need not know RFC 3986's
+    /// case rule: corelibs URLSession refuses `HTTP://`).
+    case remote(URL)
     case localFile
     case unfetchable(FetchError)
 
@@ -17,7 +19,9 @@ enum URLSourceKind: Equatable {
         switch scheme {
         case "http", "https":
             if let host = url.host, !host.isEmpty {
-                self = .remote
+                var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+                components?.scheme = scheme
+                self = .remote(components?.url ?? url)
             } else {
                 self = .unfetchable(.invalidURL("no host in \(url.absoluteString)"))
             }

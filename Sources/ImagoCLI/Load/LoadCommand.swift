@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import Imago
+
+/// `imago load SOURCE...`: runs the loading pipeline through the phase model and prints every
+/// published phase as one JSON line tagged with its source, then a summary with per-stage timings.
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Load images through the pipeline and print every published phase as JSON.",
+        discussion: """
+            Each line is one JSON object, written as soon as it happens (also into a pipe). \
+            SIGINT (Ctrl-C) and SIGTERM cancel the loads, remove their temporary files and exit. \
+            Exit status: 0 when every source's last load succeeded; 1 when one failed; 64 on bad \
+            usage; 73 when --output cannot be written; 130 after SIGINT; 143 after SIGTERM.
+            """)
+
+    @Argument(help: "http(s) URLs, file:// URLs or local file paths (schemes are case-insensitive).")
+    var sources: [String]
+
+    @Option(help: "How bodies are received: data (in memory) or file (streamed to a temporary file).")
+    var strategy: FetchStrategy = .inMemory
+
+    @Option(help: "The HTTP client.")
+    var transport: TransportChoice = .defaultChoice
+
+    @Option(help: "Seconds without receiving anything before a fetch fails (fractions allowed; default 30).")
+    var timeout: Double = 30
+
+    @Option(help: "Sources loading at once (default 4).")
+    var concurrency = 4
+
+    @Option(help: "Use a disk cache in this directory (downloads then go there too).")
+    var cacheDir: String?
+
+    @Flag(help: "Disable the memory cache.")
+    var noMemoryCache = false
+
+    @Option(help: "Scale down so the longest side is at most N pixels.")
+    var maxPixelSize: Int?
+
+    @Flag(help: "Rotate/flip the pixels as the EXIF orientation says.")
+    var applyOrientation = false
+
+    @Option(help: "Write the final image's tightly packed RGBA rows to this file (one source only).")
+    var output: String?
+
+    @Option(name: .customLong("repeat"), help: "Load each source K times in this process (origins show the caches).")
+    var repetitions = 1
+
+    func validate() throws {
+        if sources.isEmpty { throw ValidationError("give at least one URL or path") }
+        if repetitions < 1 { throw ValidationError("--repeat must be at least 1") }
+        if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let n = maxPixelSize, n < 1 { throw ValidationError("--max-pixel-size must be at least 1") }
+        if output != nil && sources.count > 1 { throw ValidationError("--output needs exactly one source") }
+    }
+
+    @MainActor
+    func run() async throws {
+        let signals = TerminationSignal()   // first, so an early Ctrl-C is not lost
+        let recorder = EventRecorder()
+        let pipeline = ImagePipeline(configuration: .init(
+            transport: transport.make(),
+            memoryCache: noMemoryCache ? nil : MemoryCache(),
+            diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) },
+            fetchStrategy: strategy,
+            idleTimeout: timeout,
+            eventHandler: recorder.record))
+        let options = DecodeOptions(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
+        let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
+        let start = ContinuousClock.now
+        let work = Task { @MainActor in await plan.run(pipeline) }
+        // Whichever ends first: the loads, or a signal (the wait for one ends when cancelled).
+        let caught: Int32? = await withTaskGroup(of: Int32?.self) { group in
+            group.addTask { _ = await work.value; return nil }
+            group.addTask { await signals.next() }
+            let first = await group.next() ?? nil
+            // Awaiting a task's value does not pass cancellation on: cancel the loads
+            // themselves, or the group would wait for them to finish.
+            if first != nil { work.cancel() }
+            group.cancelAll()
+            return first
+        }
+        if let caught {
+            let outcomes = await work.value
+            // The pipeline's fetches and decodes end on their own threads after the cancel;
+            // their temporary files are gone once each has ended.
+            let idle = await recorder.waitUntilIdle(timeout: .seconds(3))
+            printSummary(recorder.events, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
+            printError("interrupted by signal \(caught): loads cancelled" + (idle ? "" : "; some work had not ended after 3 s"))
+            throw ExitCode(TerminationSignal.exitStatus(for: caught))
+        }
+        signals.stop()
+        let outcomes = await work.value
+        printSummary(recorder.events, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
+        var failed = false
+        for outcome in outcomes {
+            if case .failure(let error) = outcome.last {
+                printError("error: \(outcome.source): \(error.detail)")
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+        if let output, case .success(let response)? = outcomes.first?.last {
+            do {
+                try PixelOutput.write(response.pixels, to: output)
+            } catch {
+                printError("error: --output: \(error)")
+                throw ExitCode(PixelOutput.failureStatus)
+            }
+        }
+    }
+
+    private func printSummary(_ events: [PipelineEvent], plan: LoadPlan, outcomes: [SourceOutcome], elapsed: Duration) {
+        printLine(LoadSummary(events: events, loads: plan.loadCount,
+                              succeeded: outcomes.reduce(0) { $0 + $1.succeededLoads }, elapsed: elapsed).line)
+    }
+}
+
+extension FetchStrategy: ExpressibleByArgument {}

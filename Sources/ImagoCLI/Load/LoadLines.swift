@@ -1,0 +1,89 @@
+import Foundation
+import Imago
+import Synchronization
+
+/// The JSON lines `imago load` prints, in their documented key order.
+enum LoadLines {
+    /// `{"source":…,"phase":…,…}`: one per published phase.
+    static func phase(_ phase: ImagePhase, source: String) -> String {
+        var line = JSONLine()
+        line.add("source", source)
+        line.add("phase", phase.name)
+        switch phase {
+        case .empty: break
+        case .loading(let progress, _):
+            line.add("received", progress?.received ?? 0)
+            if let expected = progress?.expected { line.add("expected", expected) }
+        case .success(let response):
+            line.add("origin", response.origin.rawValue)
+            line.add("width", response.pixels.width)
+            line.add("height", response.pixels.height)
+            line.add("format", response.image.metadata.format.rawValue)
+        case .failure(let error):
+            line.add("error", error.description)
+            line.add("detail", error.detail)
+        }
+        return line.text
+    }
+}
+
+/// Every pipeline event of the run, for the summary and for knowing when the work has ended.
+final class EventRecorder: Sendable {
+    private let recorded = Mutex<[PipelineEvent]>([])
+
+    var events: [PipelineEvent] { recorded.withLock { $0 } }
+
+    @Sendable func record(_ event: PipelineEvent) { recorded.withLock { $0.append(event) } }
+
+    /// Waits (polling, at most `timeout`) until every fetch and decode that started has ended:
+    /// after a cancel, that is when their temporary files have been removed. False on timeout.
+    func waitUntilIdle(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let idle = recorded.withLock { events in
+                func count(_ kind: PipelineEvent.Kind) -> Int { events.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
+                return count(.fetchStart) == count(.fetchEnd) && count(.decodeStart) == count(.decodeEnd)
+            }
+            if idle { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+}
+
+/// The closing `{"summary":…}` line: loads, successes, requests, decodes and per-stage totals.
+struct LoadSummary {
+    let events: [PipelineEvent]
+    let loads: Int
+    let succeeded: Int
+    let elapsed: Duration
+
+    var line: String {
+        var stages = JSONLine()
+        stages.add("fetchMs", total(.fetchStart, .fetchEnd))
+        stages.add("firstByteMs", total(.fetchStart, .firstByte))
+        stages.add("decodeMs", total(.decodeStart, .decodeEnd))
+        var summary = JSONLine()
+        summary.add("loads", loads)
+        summary.add("succeeded", succeeded)
+        summary.add("fetches", events.filter { $0.kind == .fetchStart }.count)
+        summary.add("retries", events.filter { $0.kind == .retry }.count)
+        summary.add("decodes", events.filter { $0.kind == .decodeStart }.count)
+        summary.add("totalMs", elapsed.milliseconds)
+        summary.add("stages", object: stages)
+        var line = JSONLine()
+        line.add("summary", object: summary)
+        return line.text
+    }
+
+    /// Total time per stage across all loads, from the pipeline's timestamped events.
+    private func total(_ begin: PipelineEvent.Kind, _ end: PipelineEvent.Kind) -> Double {
+        var open: [String: ContinuousClock.Instant] = [:]
+        var sum = Duration.zero
+        for event in events {
+            if event.kind == begin { open[event.key] = event.time }
+            if event.kind == end, let started = open.removeValue(forKey: event.key) { sum += event.time - started }
+        }
+        return sum.milliseconds
+    }
+}

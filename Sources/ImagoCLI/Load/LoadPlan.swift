@@ -1,0 +1,90 @@
+import Foundation
+import Imago
+
+/// What one source's loads ended with.
+struct SourceOutcome: Sendable {
+    let source: String
+    /// The terminal phase of its last load (`empty` when cancelled before one).
+    let last: ImagePhase
+    let succeededLoads: Int
+    var succeeded: Bool { if case .success = last { true } else { false } }
+}
+
+/// The sources of one `imago load`, each loaded `repetitions` times in order, at most
+/// `concurrency` sources at once, every published phase printed as it happens.
+struct LoadPlan: Sendable {
+    let sources: [String]
+    let options: DecodeOptions
+    let repetitions: Int
+    let concurrency: Int
+
+    var loadCount: Int { sources.count * repetitions }
+
+    /// One outcome per source, in the order given. Cancelling the calling task cancels every
+    /// load (each model's attempt, and with it the pipeline's work) and starts no new one.
+    @MainActor
+    func run(_ pipeline: ImagePipeline) async -> [SourceOutcome] {
+        await withTaskGroup(of: (Int, SourceOutcome).self) { group in
+            var outcomes: [SourceOutcome?] = Array(repeating: nil, count: sources.count)
+            var started = 0
+            while true {
+                // Top up to `concurrency` running sources, unless cancelled (then none starts).
+                while started < sources.count, started - outcomes.count(where: { $0 != nil }) < concurrency,
+                      !Task.isCancelled {
+                    let index = started
+                    started += 1
+                    let source = sources[index]
+                    let plan = self
+                    group.addTask {
+                        let outcome = await plan.load(source, pipeline)
+                        return (index, outcome)
+                    }
+                }
+                guard let finished = await group.next() else { break }
+                outcomes[finished.0] = finished.1
+            }
+            return outcomes.enumerated().map { index, outcome in
+                outcome ?? SourceOutcome(source: sources[index], last: .empty, succeededLoads: 0)
+            }
+        }
+    }
+
+    @MainActor
+    private func load(_ text: String, _ pipeline: ImagePipeline) async -> SourceOutcome {
+        let request = ImageRequest(source: Self.source(text), options: options)
+        var last: ImagePhase = .empty
+        var succeeded = 0
+        for _ in 0..<repetitions {
+            if Task.isCancelled { break }
+            last = await loadOnce(request, text, pipeline)
+            if case .success = last { succeeded += 1 }
+        }
+        return SourceOutcome(source: text, last: last, succeededLoads: succeeded)
+    }
+
+    @MainActor
+    private func loadOnce(_ request: ImageRequest, _ text: String, _ pipeline: ImagePipeline) async -> ImagePhase {
+        let model = ImageLoadingModel(pipeline: pipeline, request: request)
+        let phases = model.phases
+        model.load()
+        for await phase in phases {
+            printLine(LoadLines.phase(phase, source: text))
+            if phase.isTerminal { return phase }
+        }
+        // The stream ends early only when this task was cancelled: stop the model's attempt,
+        // which cancels the pipeline's work for it (a cancel is never a failure: TRANS-4).
+        model.cancel()
+        return .empty
+    }
+
+    /// A URL when the text names a scheme (`http://`, `HTTPS://`, `file:`, `ftp://`...: the
+    /// pipeline fetches http(s), reads file URLs locally and refuses other schemes with a clear
+    /// error); a local path otherwise.
+    static func source(_ text: String) -> ImageSource {
+        if let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+           text.contains("://") || scheme == "file" {
+            return .url(url)
+        }
+        return .file(URL(fileURLWithPath: text))
+    }
+}
