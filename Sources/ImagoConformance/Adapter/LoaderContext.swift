@@ -13,7 +13,8 @@ public struct LoaderContext: Sendable {
 
     /// The disk cache's directory (empty at first).
     public let cacheDirectory: URL
-    /// Where downloads go while they arrive (empty at first).
+    /// Where downloads go while they arrive (empty at first). A loader with a disk cache may
+    /// download into `cacheDirectory` instead; FETCH-2 looks in both.
     public let temporaryDirectory: URL
     /// The clock retry back-off must wait on when the loader declares `.injectableClock`.
     public let clock: ManualClock
