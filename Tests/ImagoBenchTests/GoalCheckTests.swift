@@ -1,5 +1,6 @@
 import XCTest
 @testable import ImagoBench
+import Imago
 
 final class GoalCheckTests: XCTestCase {
     private func decodeRow(_ format: String, _ decoder: String, _ state: String, _ rate: Double) -> BenchResult {
@@ -38,5 +39,37 @@ final class GoalCheckTests: XCTestCase {
                         direction: .lowerIsBetter, samples: [1, 1, 1]),
         ])
         XCTAssertEqual(rows.first { $0.goal.hasPrefix("100 identical") }?.verdict, .miss)
+    }
+
+    func testFetchMemoryGoalsPerTransportAndStrategy() throws {
+        func row(_ metric: String, _ parameters: String, _ value: Double) -> BenchResult {
+            BenchResult(scenario: "fetch", parameters: "format=jpeg-baseline size=40MP" + parameters, metric: metric,
+                        unit: "MiB", direction: .lowerIsBetter, samples: [value])
+        }
+        let rows = GoalCheck.memoryRows([
+            row("decoded-size", "", 152.6), row("body-size", "", 7.3),
+            row("peak-rss-growth", " strategy=data transport=urlsession bandwidth=unthrottled", 170),   // ≤ 175.9
+            row("peak-rss-growth", " strategy=file transport=urlsession bandwidth=unthrottled", 170),   // > 168.6
+            row("peak-rss-growth", " strategy=file transport=urlsession bandwidth=20MB/s", 100),        // not the goal's
+        ])
+        XCTAssertEqual(rows.first { $0.goal == "data task 40MP peak RSS growth (p50, urlsession)" }?.verdict, .pass)
+        let file = try XCTUnwrap(rows.first { $0.goal == "download-to-file 40MP peak RSS growth (p50, urlsession)" })
+        XCTAssertEqual(file.verdict, .miss)
+        XCTAssertEqual(file.target, "≤ 168.6 MiB")
+        XCTAssertEqual(GoalCheck.memoryRows([]).map(\.verdict), [.notMeasured, .notMeasured])
+    }
+
+    func testThroughputGoalIsTheDefaultTransportAtConcurrency8AgainstAllCores() {
+        func row(_ parameters: String, _ rate: Double) -> BenchResult {
+            BenchResult(scenario: "throughput", parameters: "images=500 size=640x480 " + parameters, metric: "throughput",
+                        unit: "images/s", direction: .higherIsBetter, samples: [rate])
+        }
+        let transport = BuiltInTransport.platformDefault.rawValue
+        let single = row("path=single-core-decode-only cores=2", 750)
+        XCTAssertEqual(GoalCheck.throughputRow([single, row("concurrency=8 transport=\(transport)", 1200)]).verdict, .pass)
+        let miss = GoalCheck.throughputRow([single, row("concurrency=8 transport=\(transport)", 1100)])
+        XCTAssertEqual(miss.verdict, .miss)
+        XCTAssertEqual(miss.measured, "0.73× (1100 of 1500 images/s)")
+        XCTAssertEqual(GoalCheck.throughputRow([single, row("concurrency=4 transport=\(transport)", 1500)]).verdict, .notMeasured)
     }
 }

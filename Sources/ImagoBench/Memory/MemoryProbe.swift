@@ -9,8 +9,9 @@ public enum MemoryProbe: Codable, Sendable, Hashable {
     /// A thumbnail whose longest side is `maxPixelSize`, made by `method`.
     case thumbnail(file: String, maxPixelSize: Int, method: ThumbnailMethod)
     /// One load of `url` through a pipeline without caches, bodies received by `strategy`
-    /// (a `FetchStrategy` raw value), download temporaries in `temporaryDirectory`.
-    case fetch(url: String, strategy: String, temporaryDirectory: String)
+    /// (a `FetchStrategy` raw value) over `transport` (a `BuiltInTransport` raw value; nil: the
+    /// platform's default), download temporaries in `temporaryDirectory`.
+    case fetch(url: String, strategy: String, temporaryDirectory: String, transport: String? = nil)
     /// `count` distinct in-memory sources (the same encoded file under different ids) loaded
     /// one after another through a pipeline whose memory cache holds at most `cacheCostLimit`
     /// bytes; then the pipeline is dropped, so whatever is still held afterwards is a leak.

@@ -10,7 +10,7 @@ public enum MemoryProbeRunner {
         // Touch what every probe needs before the "before" reading, so lazy runtime set-up
         // (Foundation's first file read, the decoder tables) is not charged to the probe.
         _ = ProcessMemory.residentBytes()
-        if case .fetch(let url, _, _) = probe { await warmUpNetworking(url) }
+        if case .fetch(let url, _, _, let transport) = probe { await warmUpNetworking(url, transport: transport) }
         let before = ProcessMemory.residentBytes() ?? 0
         let mallocBefore = ProcessMemory.mallocInUseBytes()
         let buffersBefore = PixelMemory.liveBufferCount
@@ -44,13 +44,17 @@ public enum MemoryProbeRunner {
     /// One HEAD request to the probe's server, so the networking stack's code and lazy state
     /// (FoundationNetworking, libcurl, its TLS libraries: about 8 MiB of file-backed pages,
     /// measured) are in place before the "before" reading and not counted as held by the fetch.
-    static func warmUpNetworking(_ url: String) async {
-        guard let url = URL(string: url) else { return }
-        var request = URLRequest(url: url)
-        request.httpMethod = "HEAD"
-        let session = URLSession(configuration: .ephemeral)
-        _ = try? await session.data(for: request)
-        session.finishTasksAndInvalidate()
+    static func warmUpNetworking(_ url: String, transport name: String?) async {
+        guard let url = URL(string: url), let transport = Self.transport(name) else { return }
+        // One small request through the same transport: its code pages and connection pool are
+        // the stack's, not the probe's. The body is a tiny Range so a large image is not read.
+        let request = FetchRequest(url: url, headers: ["Range": "bytes=0-0"], idleTimeout: 5)
+        _ = try? await transport.fetch(request) { _ in }
+    }
+
+    static func transport(_ name: String?) -> (any ImageTransport)? {
+        guard let name else { return BuiltInTransport.platformDefault.make() }
+        return BuiltInTransport(rawValue: name)?.make()
     }
 
     /// Runs the probe's work and returns the decoded size; every result is released on return.
@@ -60,12 +64,13 @@ public enum MemoryProbeRunner {
             return try ImageDecoder.decode(contentsOfFile: file, options: DecodeOptions(), cancellation: nil).pixels.byteCount
         case .thumbnail(let file, let maxPixelSize, let method):
             return try Thumbnailer.make(file: file, maxPixelSize: maxPixelSize, method: method).byteCount
-        case .fetch(let url, let strategy, let temporaryDirectory):
-            guard let strategy = FetchStrategy(rawValue: strategy), let url = URL(string: url) else {
-                throw BenchError("bad fetch probe \(url) \(strategy)")
+        case .fetch(let url, let strategy, let temporaryDirectory, let transportName):
+            guard let strategy = FetchStrategy(rawValue: strategy), let url = URL(string: url),
+                  let transport = Self.transport(transportName) else {
+                throw BenchError("bad fetch probe \(url) \(strategy) \(transportName ?? "default")")
             }
             let pipeline = ImagePipeline(configuration: .init(
-                memoryCache: nil, fetchStrategy: strategy, retryPolicy: .none,
+                transport: transport, memoryCache: nil, fetchStrategy: strategy, retryPolicy: .none,
                 temporaryDirectory: URL(fileURLWithPath: temporaryDirectory)))
             owner.watch(pipeline)
             return try await pipeline.response(for: ImageRequest(source: .url(url))).pixels.byteCount

@@ -28,21 +28,24 @@ public enum ReportCharts {
     static func strategyMemory(_ results: [BenchResult]) -> SVGBarChart? {
         let rows = results.filter { $0.scenario == "fetch" && $0.metric == "peak-rss-growth" }
         guard !rows.isEmpty else { return nil }
-        let groups = orderedKeys(rows) { "\($0.parameter("size") ?? "") \($0.parameter("bandwidth") ?? "")" }.map { key in
-            SVGBarChart.Group(label: key, bars: ["data", "file"].map { strategy in
-                (series: strategy == "data" ? "data task" : "download to file", value: rows.first {
-                    "\($0.parameter("size") ?? "") \($0.parameter("bandwidth") ?? "")" == key && $0.parameter("strategy") == strategy
+        let cell = { (row: BenchResult) in "\(row.parameter("size") ?? "") \(row.parameter("bandwidth") ?? "")" }
+        let series = orderedKeys(rows) { "\($0.parameter("transport") ?? "default") \($0.parameter("strategy") ?? "")" }
+        let groups = orderedKeys(rows, cell).map { key in
+            SVGBarChart.Group(label: key, bars: series.map { name in
+                (series: name, value: rows.first {
+                    cell($0) == key && "\($0.parameter("transport") ?? "default") \($0.parameter("strategy") ?? "")" == name
                 }?.p50)
             })
         }
-        return SVGBarChart(title: "Peak RSS growth per load, median", unit: "MiB", groups: groups)
+        return SVGBarChart(title: "Peak RSS growth per load (transport, strategy), median", unit: "MiB", groups: groups)
     }
 
     static func cancellationLatency(_ results: [BenchResult]) -> SVGBarChart? {
         let rows = results.filter { $0.scenario == "cancellation" && $0.metric == "cancel-to-task-end" }
         guard !rows.isEmpty else { return nil }
         let groups = rows.map { row in
-            SVGBarChart.Group(label: [row.parameter("point"), row.parameter("strategy")].compactMap { $0 }.joined(separator: " "),
+            SVGBarChart.Group(label: [row.parameter("transport"), row.parameter("point"), row.parameter("strategy")]
+                                .compactMap { $0 }.joined(separator: " "),
                               bars: [("p50", row.statistics?.p50), ("p99", row.statistics?.p99)])
         }
         return SVGBarChart(title: "cancel() to task end", unit: "ms", groups: groups)

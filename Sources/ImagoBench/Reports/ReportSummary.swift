@@ -58,16 +58,20 @@ public enum ReportSummary {
     static func fetch(_ results: [BenchResult]) -> (String, String)? {
         let rows = results.filter { $0.scenario == "fetch" && $0.metric == "time-to-pixels" }
         guard let largest = rows.last?.parameter("size") else { return nil }
-        let parts = ["unthrottled", "20MB/s"].compactMap { bandwidth -> String? in
-            let match = { (s: String) in ["size": largest, "strategy": s, "bandwidth": bandwidth] }
-            guard let dataTime = p50(results, "fetch", "time-to-pixels", match("data")),
-                  let fileTime = p50(results, "fetch", "time-to-pixels", match("file")) else { return nil }
-            let dataPeak = p50(results, "fetch", "peak-rss-growth", match("data")) ?? .nan
-            let filePeak = p50(results, "fetch", "peak-rss-growth", match("file")) ?? .nan
-            return String(format: "%@ %@: data %.0f ms / %.0f MiB peak, file %.0f ms / %.0f MiB peak",
-                          largest, bandwidth, dataTime, dataPeak, fileTime, filePeak)
+        let transports = ReportCharts.orderedKeys(rows) { $0.parameter("transport") ?? "" }
+        let parts = transports.flatMap { transport in
+            ["unthrottled", "20MB/s"].compactMap { bandwidth -> String? in
+                let match = { (s: String) in ["size": largest, "strategy": s, "bandwidth": bandwidth, "transport": transport] }
+                guard let dataTime = p50(results, "fetch", "time-to-pixels", match("data")),
+                      let fileTime = p50(results, "fetch", "time-to-pixels", match("file")) else { return nil }
+                let dataPeak = p50(results, "fetch", "peak-rss-growth", match("data")) ?? .nan
+                let filePeak = p50(results, "fetch", "peak-rss-growth", match("file")) ?? .nan
+                return String(format: "%@ %@ %@: data %.0f ms / %.0f MiB peak, file %.0f ms / %.0f MiB peak",
+                              transport, largest, bandwidth, dataTime, dataPeak, fileTime, filePeak)
+            }
         }
-        return ("Fetch strategy: data task or download to file? (time to pixels / peak RSS growth)", parts.joined(separator: "; "))
+        return ("Fetch: data task or download to file, per transport? (time to pixels / peak RSS growth)",
+                parts.joined(separator: "; "))
     }
 
     static func cache(_ results: [BenchResult]) -> (String, String)? {
@@ -109,13 +113,19 @@ public enum ReportSummary {
 
     static func throughput(_ results: [BenchResult]) -> (String, String)? {
         let rows = results.filter { $0.scenario == "throughput" && $0.metric == "throughput" && $0.parameter("concurrency") != nil }
-        guard let best = rows.max(by: { ($0.p50 ?? 0) < ($1.p50 ?? 0) }), let rate = best.p50 else { return nil }
         let single = results.first { $0.scenario == "throughput" && $0.parameter("path") != nil }?.p50
-        let efficiency = p50(results, "throughput", "efficiency-vs-decode-rate", ["concurrency": best.parameter("concurrency") ?? ""])
-        return ("Throughput: how many images per second?",
-                String(format: "best %.0f images/s at concurrency %@", rate, best.parameter("concurrency") ?? "?")
-                    + (efficiency.map { String(format: " (%.0f%% of the cores' decode-only rate", $0 * 100) } ?? "")
-                    + (single.map { String(format: "; one core decodes %.0f/s alone)", $0) } ?? ")"))
+        let parts = ReportCharts.orderedKeys(rows) { $0.parameter("transport") ?? "" }.compactMap { transport -> String? in
+            let mine = rows.filter { ($0.parameter("transport") ?? "") == transport }
+            guard let best = mine.max(by: { ($0.p50 ?? 0) < ($1.p50 ?? 0) }), let rate = best.p50 else { return nil }
+            let efficiency = p50(results, "throughput", "efficiency-vs-decode-rate",
+                                 ["concurrency": best.parameter("concurrency") ?? "", "transport": transport])
+            return (transport.isEmpty ? "" : transport + ": ")
+                + String(format: "best %.0f images/s at concurrency %@", rate, best.parameter("concurrency") ?? "?")
+                + (efficiency.map { String(format: " (%.0f%% of the decode-only rate of the cores it can use)", $0 * 100) } ?? "")
+        }
+        guard !parts.isEmpty else { return nil }
+        return ("Throughput: how many images per second, per transport?",
+                parts.joined(separator: "; ") + (single.map { String(format: "; one core decodes %.0f/s alone", $0) } ?? ""))
     }
 
     static func pressure(_ results: [BenchResult]) -> (String, String)? {

@@ -3,7 +3,8 @@ import Imago
 import ImagoTestServer
 
 /// Scenario 7: many distinct images through the whole pipeline (loopback fetch, decode,
-/// store) with 1, 4, 8 and 16 loads in flight, against what one core decodes alone.
+/// store) over each built-in transport with 1, 4, 8 and 16 loads in flight, against what the
+/// cores decode alone.
 public struct ThroughputScenario: BenchScenario {
     public let name = "throughput"
     public let question = "How many images per second does the pipeline deliver as concurrency grows, and how close is that to the cores' decode rate?"
@@ -17,7 +18,9 @@ public struct ThroughputScenario: BenchScenario {
     /// Runs per concurrency (each a fresh pipeline): 3 (quick: 1).
     static func runs(quick: Bool) -> Int { quick ? 1 : 3 }
 
-    public func plannedUnits(quick: Bool) -> Int { 1 + Self.concurrencies.count * Self.runs(quick: quick) }
+    public func plannedUnits(quick: Bool) -> Int {
+        1 + Self.concurrencies.count * BuiltInTransport.allCases.count * Self.runs(quick: quick)
+    }
 
     public func run(_ context: BenchContext) async throws -> [BenchResult] {
         let images = try DistinctImages.make(count: Self.imageCount(quick: context.quick))
@@ -29,22 +32,29 @@ public struct ThroughputScenario: BenchScenario {
             server.setRoute("/t/\(index).jpg", Route(body: image, contentType: "image/jpeg"))
         }
         let size = Parameters.make(["images": "\(images.count)", "size": "640x480"])
-        var results = [BenchResult(scenario: name, parameters: size + " path=single-core-decode-only",
+        var results = [BenchResult(scenario: name, parameters: size + " path=single-core-decode-only cores=\(cores)",
                                    metric: "throughput", unit: "images/s", direction: .higherIsBetter, samples: [singleCore])]
         do {
             for concurrency in Self.concurrencies {
-                var rates: [Double] = []
+                var rates: [BuiltInTransport: [Double]] = [:]
                 for _ in 0..<Self.runs(quick: context.quick) {
-                    let urls = images.indices.map { server.url(for: "/t/\($0).jpg") }
-                    rates.append(try await Self.pipelineRate(urls, concurrency: concurrency))
-                    context.progress.advance()
+                    for transport in BuiltInTransport.allCases {   // interleaved runs
+                        let urls = images.indices.map { server.url(for: "/t/\($0).jpg") }
+                        rates[transport, default: []].append(
+                            try await Self.pipelineRate(urls, concurrency: concurrency, transport: transport.make()))
+                        context.progress.advance()
+                    }
                 }
-                let parameters = size + " concurrency=\(concurrency)"
-                results.append(BenchResult(scenario: name, parameters: parameters, metric: "throughput",
-                                           unit: "images/s", direction: .higherIsBetter, samples: rates))
-                let ideal = singleCore * Double(min(concurrency, cores))
-                results.append(BenchResult(scenario: name, parameters: parameters, metric: "efficiency-vs-decode-rate",
-                                           unit: "ratio", direction: .higherIsBetter, samples: rates.map { $0 / ideal }))
+                for transport in BuiltInTransport.allCases {
+                    let parameters = size + " concurrency=\(concurrency) transport=\(transport.rawValue)"
+                    let samples = rates[transport] ?? []
+                    results.append(BenchResult(scenario: name, parameters: parameters, metric: "throughput",
+                                               unit: "images/s", direction: .higherIsBetter, samples: samples))
+                    // Against the decode-only rate of the cores this many loads can keep busy.
+                    let ideal = singleCore * Double(min(concurrency, cores))
+                    results.append(BenchResult(scenario: name, parameters: parameters, metric: "efficiency-vs-decode-rate",
+                                               unit: "ratio", direction: .higherIsBetter, samples: samples.map { $0 / ideal }))
+                }
             }
         } catch {
             try? await server.shutdown()
@@ -63,8 +73,8 @@ public struct ThroughputScenario: BenchScenario {
     }
 
     /// Images per second through a fresh pipeline, `concurrency` loads in flight at a time.
-    static func pipelineRate(_ urls: [URL], concurrency: Int) async throws -> Double {
-        let pipeline = ImagePipeline(configuration: .init(retryPolicy: .none))
+    static func pipelineRate(_ urls: [URL], concurrency: Int, transport: any ImageTransport) async throws -> Double {
+        let pipeline = ImagePipeline(configuration: .init(transport: transport, retryPolicy: .none))
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = 0

@@ -21,8 +21,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "How bodies are received: data (in memory) or file (streamed to a temporary file).")
     var strategy: FetchStrategy = .inMemory
 
-    @Option(help: "The HTTP client.")
-    var transport: TransportChoice = .defaultChoice
+    @Option(help: "The HTTP client (default: the pipeline's default on this platform).")
+    var transport: BuiltInTransport = .platformDefault
 
     @Option(help: "Seconds without receiving anything before a fetch fails (fractions allowed; default 30).")
     var timeout: Double = 30

@@ -20,6 +20,8 @@ struct NetworkCancellation {
     let body: [UInt8]
     let strategy: FetchStrategy
     let scratch: URL
+    /// Shared by the samples, like an app's one client (connections are reused).
+    let transport: any ImageTransport
 
     /// `fraction` nil cancels while the server holds the response head; otherwise the server
     /// stalls after that fraction of the body and the cancel comes once the client has it.
@@ -32,7 +34,8 @@ struct NetworkCancellation {
                                     faults: Faults(stallAfterBytes: stallAfter, gate: gate)))
         defer { server.removeRoute(path) }
         let pipeline = ImagePipeline(configuration: .init(
-            memoryCache: nil, fetchStrategy: strategy, retryPolicy: .none, temporaryDirectory: scratch))
+            transport: transport, memoryCache: nil, fetchStrategy: strategy, retryPolicy: .none,
+            temporaryDirectory: scratch))
         let received = Watermark()
         let task = pipeline.imageTask(for: ImageRequest(source: .url(server.url(for: path)))) { progress in
             received.raise(to: progress.received)

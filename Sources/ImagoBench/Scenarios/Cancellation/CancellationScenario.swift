@@ -21,7 +21,7 @@ public struct CancellationScenario: BenchScenario {
     static func decodeMegapixels(quick: Bool) -> Double { quick ? 12 : 40 }
 
     public func plannedUnits(quick: Bool) -> Int {
-        Self.samples(quick: quick) * (Self.points.count * FetchStrategy.allCases.count + 1)
+        Self.samples(quick: quick) * (Self.points.count * FetchStrategy.allCases.count * BuiltInTransport.allCases.count + 1)
     }
 
     public func run(_ context: BenchContext) async throws -> [BenchResult] {
@@ -30,16 +30,17 @@ public struct CancellationScenario: BenchScenario {
         let server = try await TestServer.start()
         var results: [BenchResult] = []
         do {
-            for strategy in FetchStrategy.allCases {
+            for (transport, strategy) in BuiltInTransport.allCases.flatMap({ t in FetchStrategy.allCases.map { (t, $0) } }) {
                 let scratch = try ScratchDirectory("cancel")
-                let runner = NetworkCancellation(server: server, body: body, strategy: strategy, scratch: scratch.url)
+                let runner = NetworkCancellation(server: server, body: body, strategy: strategy, scratch: scratch.url,
+                                                 transport: transport.make())
                 for point in Self.points {
                     var samples: [CancellationSample] = []
                     var missed = 0
                     for index in 0..<Self.samples(quick: context.quick) {
                         let label = point.map { "\(Int($0 * 100))pct" } ?? "head"
                         do {
-                            samples.append(try await runner.run(path: "/cancel/\(strategy.rawValue)/\(label)/\(index).jpg",
+                            samples.append(try await runner.run(path: "/cancel/\(transport.rawValue)/\(strategy.rawValue)/\(label)/\(index).jpg",
                                                                 fraction: point))
                         } catch let miss as StallPointMissed {
                             missed += 1
@@ -47,7 +48,7 @@ public struct CancellationScenario: BenchScenario {
                         }
                         context.progress.advance()
                     }
-                    results += rows(samples, point: point, strategy: strategy, input: input)
+                    results += rows(samples, point: point, strategy: strategy, transport: transport, input: input)
                     results.append(BenchResult(
                         scenario: name, parameters: results.last?.parameters ?? "", metric: "stall-point-not-reported",
                         unit: "count", direction: .lowerIsBetter, samples: [Double(missed)]))
@@ -63,9 +64,10 @@ public struct CancellationScenario: BenchScenario {
     }
 
     private func rows(_ samples: [CancellationSample], point: Double?, strategy: FetchStrategy,
-                      input: BenchInput) -> [BenchResult] {
+                      transport: BuiltInTransport, input: BenchInput) -> [BenchResult] {
         let parameters = Parameters.make(["point": point.map { "\(Int($0 * 100))%-of-body" } ?? "before-head",
-                                          "strategy": strategy.rawValue, "size": input.sizeLabel])
+                                          "strategy": strategy.rawValue, "transport": transport.rawValue,
+                                          "size": input.sizeLabel])
         let closes = samples.compactMap(\.cancelToServerClose)
         func row(_ metric: String, _ unit: String, _ values: [Double], _ direction: MetricDirection = .lowerIsBetter) -> BenchResult {
             BenchResult(scenario: name, parameters: parameters, metric: metric, unit: unit, direction: direction, samples: values)
