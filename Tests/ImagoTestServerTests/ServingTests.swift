@@ -32,6 +32,9 @@ final class ServingTests: XCTestCase {
             XCTAssertEqual(response.header("Content-Length"), "100000")
             XCTAssertNotNil(response.header("ETag"))
             XCTAssertNotNil(response.header("Last-Modified"))
+            // An origin server with a clock sends Date (RFC 9110 §6.6.1), an IMF-fixdate.
+            let date = try XCTUnwrap(response.header("Date"))
+            XCTAssertTrue(date.hasSuffix(" GMT") && date.count == 29, date)
 
             let (_, missing) = try await session.data(from: server.url(for: "/img/nope.jpg"))
             XCTAssertEqual(missing.status, 404)
