@@ -97,7 +97,14 @@ let package = Package(
             ]),
         .testTarget(
             name: "ImagoTests",
-            dependencies: ["Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance"]),
+            dependencies: [
+                "Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance",
+                // A TLS listener with a self-signed certificate, for the transport's TLS checks.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects"]),

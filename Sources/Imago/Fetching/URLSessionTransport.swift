@@ -36,6 +36,7 @@ public final class URLSessionTransport: ImageTransport {
 
     public func fetch(_ request: FetchRequest,
                       progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
+        try request.checkURL()
         if Task.isCancelled { throw .cancelled }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
@@ -98,9 +99,9 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         let follow = operation(task)?.redirect(to: request.url) ?? false
-        // As for a refused head: stop the transfer here rather than have the redirect response
-        // delivered (and its body read) as if it were the final one.
-        if !follow { task.cancel() }
+        // Not followed: corelibs then delivers the redirect response as the final head, which
+        // the finished operation refuses (cancelling the task there). Cancelling here instead
+        // traps in corelibs ("Received callback for HTTP redirection, but we're not waiting").
         completionHandler(follow ? request : nil)
     }
 

@@ -37,12 +37,15 @@ final class ContentDecoder {
 
     private let encoding: Encoding
     private let limit: Int
+    private let gauge: InFlightGauge
     private let channel: EmbeddedChannel
 
-    /// A decoder whose decoded output may total at most `limit` bytes (beyond: `.tooLarge`).
-    init(_ encoding: Encoding, limit: Int) throws(FetchError) {
+    /// A decoder whose decoded output may total at most `limit` bytes (beyond: `.tooLarge`);
+    /// decoded bytes count in `gauge` until delivered.
+    init(_ encoding: Encoding, limit: Int, gauge: InFlightGauge) throws(FetchError) {
         self.encoding = encoding
         self.limit = limit
+        self.gauge = gauge
         channel = EmbeddedChannel(handler: NIOHTTPResponseDecompressor(limit: .size(limit)))
         var headers = HTTPHeaders()
         headers.add(name: "Content-Encoding", value: encoding.rawValue)
@@ -72,13 +75,26 @@ final class ContentDecoder {
         } catch {
             throw .transport("undoing Content-Encoding \(encoding.rawValue): \(error)")
         }
+        // Everything one step decoded is held at once (in the channel's inbound buffer); it is
+        // counted as held until each piece is delivered.
+        var pieces: [ByteBuffer] = []
         while true {
             let output: HTTPClientResponsePart?
             do { output = try channel.readInbound(as: HTTPClientResponsePart.self) } catch {
                 throw .transport("undoing Content-Encoding \(encoding.rawValue): \(error)")
             }
-            guard let output else { return }
-            if case .body(let decoded) = output, decoded.readableBytes > 0 { try deliver(decoded) }
+            guard let output else { break }
+            if case .body(let decoded) = output, decoded.readableBytes > 0 { pieces.append(decoded) }
+        }
+        var held = pieces.reduce(0) { $0 + $1.readableBytes }
+        gauge.add(held)
+        defer { gauge.remove(held) }
+        for index in pieces.indices {
+            let piece = pieces[index]
+            pieces[index] = ByteBuffer()   // delivered: no longer held here
+            try deliver(piece)
+            gauge.remove(piece.readableBytes)
+            held -= piece.readableBytes
         }
     }
 }

@@ -52,7 +52,7 @@ struct HTTPExchange: Sendable {
                          encoding: ContentDecoder.Encoding?) async throws(FetchError) -> (FetchResult.Body, Int) {
         let expected = head.expectedLength
         let sink = try BodySink(request, expectedSize: encoding == nil ? expected : nil)
-        let decoder: ContentDecoder? = if let encoding { try ContentDecoder(encoding, limit: request.maxResponseSize) } else { nil }
+        let decoder: ContentDecoder? = if let encoding { try ContentDecoder(encoding, limit: request.maxResponseSize, gauge: gauge) } else { nil }
         var received = 0   // wire bytes: what truncation and progress are judged on
         do throws(FetchError) {
             var chunks = body.makeAsyncIterator()
@@ -63,7 +63,7 @@ struct HTTPExchange: Sendable {
                 progress(FetchProgress(received: received, expected: expected))
             }
             if let expected, received < expected { throw FetchError.truncated(expected: expected, received: received) }
-            try decoder?.finish { piece throws(FetchError) in try store(piece, nil, sink) }
+            try decoder?.finish { piece throws(FetchError) in try sink.append(piece) }
             if sink.stored == 0 { throw FetchError.emptyData }
             return (try sink.finish(), received)
         } catch {
@@ -81,16 +81,12 @@ struct HTTPExchange: Sendable {
         }
     }
 
-    /// Stores a wire chunk, decoded first when there is a decoder; counted in the gauge while
-    /// the transport holds it.
+    /// Stores a wire chunk, decoded first when there is a decoder (which counts its own output);
+    /// counted in the gauge while the transport holds it.
     private func store(_ chunk: ByteBuffer, _ decoder: ContentDecoder?, _ sink: BodySink) throws(FetchError) {
         gauge.add(chunk.readableBytes)
         defer { gauge.remove(chunk.readableBytes) }
         guard let decoder else { return try sink.append(chunk) }
-        try decoder.decode(chunk) { piece throws(FetchError) in
-            gauge.add(piece.readableBytes)
-            defer { gauge.remove(piece.readableBytes) }
-            try sink.append(piece)
-        }
+        try decoder.decode(chunk) { piece throws(FetchError) in try sink.append(piece) }
     }
 }

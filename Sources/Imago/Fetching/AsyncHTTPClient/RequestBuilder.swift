@@ -2,20 +2,12 @@ import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
 
-/// Turns a `FetchRequest` into the GET AsyncHTTPClient sends, refusing what must never reach
-/// the network. The pipeline filters URLs already, but a transport must be safe on its own:
-/// AsyncHTTPClient would happily open `http+unix` sockets, and its errors for a bad URL are
-/// not the `FetchError`s the caller classifies retries by.
+/// Turns a `FetchRequest` into the GET AsyncHTTPClient sends.
 enum RequestBuilder {
     /// The request for `fetch`, or `.unsupportedScheme` / `.invalidURL` without any I/O.
     static func make(_ fetch: FetchRequest) throws(FetchError) -> HTTPClientRequest {
+        try fetch.checkURL()
         let url = fetch.url
-        guard let scheme = url.scheme?.lowercased() else { throw .invalidURL("\(url.absoluteString): no scheme") }
-        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme) }
-        guard let host = url.host, !host.isEmpty else { throw .invalidURL("\(url.absoluteString): no host") }
-        if let port = url.port, !(1...65_535).contains(port) {
-            throw .invalidURL("\(url.absoluteString): port \(port) out of range")
-        }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         for (name, value) in fetch.headers.sorted(by: { $0.key < $1.key }) {
