@@ -41,16 +41,14 @@ public enum MemoryProbeRunner {
             ownerReleased: released, imagesReleased: imagesReleased)
     }
 
-    /// One HEAD request to the probe's server, so the networking stack's code and lazy state
-    /// (FoundationNetworking, libcurl, its TLS libraries: about 8 MiB of file-backed pages,
-    /// measured) are in place before the "before" reading and not counted as held by the fetch.
+    /// One request through the pipeline's default transport to the probe's server, so the
+    /// networking stack's code and lazy state (on Linux AsyncHTTPClient's shared client and NIO's
+    /// event loop threads; elsewhere FoundationNetworking) are in place before the "before"
+    /// reading and not counted as held by the fetch.
     static func warmUpNetworking(_ url: String) async {
         guard let url = URL(string: url) else { return }
-        var request = URLRequest(url: url)
-        request.httpMethod = "HEAD"
-        let session = URLSession(configuration: .ephemeral)
-        _ = try? await session.data(for: request)
-        session.finishTasksAndInvalidate()
+        let transport = ImagePipeline.Configuration.defaultTransport()
+        _ = try? await transport.fetch(FetchRequest(url: url, maxResponseSize: 1)) { _ in }
     }
 
     /// Runs the probe's work and returns the decoded size; every result is released on return.
