@@ -3,9 +3,11 @@ import Foundation
 import Synchronization
 
 /// A transport on swift-server's AsyncHTTPClient (SwiftNIO): the default on Linux, where it
-/// replaces FoundationNetworking's libcurl-based URLSession. Each fetch streams the response
-/// body as an async sequence, so the next chunk is only read from the socket once the current
-/// one is stored: memory stays bounded by a small window in both strategies' streaming.
+/// replaces FoundationNetworking's libcurl-based URLSession (which cannot fetch IPv6 literals,
+/// rounds timeouts to whole seconds and counts decoded bytes of an encoded body). Each fetch
+/// streams the response body as an async sequence, so the next chunk is only read from the
+/// socket once the current one is stored: a download to file holds a small window in memory
+/// however large the body.
 ///
 /// Lifetime. ``shared`` lives as long as the process, like `HTTPClient.shared`: pipelines come
 /// and go (and have no async teardown), so the default must not need shutting down; it uses
@@ -32,9 +34,8 @@ public final class AsyncHTTPClientTransport: ImageTransport {
     /// Bytes held between receipt and storage, for tests of the memory bound.
     let inFlight = InFlightGauge()
 
-    /// A transport with its own connection pool; end it with ``shutdown()``.
-    /// `configuration` defaults to ``Configuration/init(maxRedirects:maxConnectionsPerHost:connectTimeout:totalTimeout:idleConnectionLifetime:tlsConfiguration:)``'s
-    /// defaults.
+    /// A transport with its own connection pool; end it with ``shutdown()``. `configuration`
+    /// defaults to `Configuration()`, whose knobs state their own defaults.
     public convenience init(configuration: Configuration = Configuration()) {
         self.init(configuration: configuration, isShared: false)
     }
