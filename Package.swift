@@ -16,6 +16,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
+        // The Linux transport (AsyncHTTPClientTransport). NIOSSL and NIOHTTPCompression come
+        // with it; they are named here only because a target may use a product of a package
+        // it declares (pinned to the versions async-http-client resolves to).
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
     ],
     targets: [
         // System libraries: the only way the codec libraries enter the build.
@@ -44,6 +50,13 @@ let package = Package(
             dependencies: [
                 "CImagoCodecs",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]),
         .target(
             name: "ImagoCorpus",
@@ -84,7 +97,14 @@ let package = Package(
             ]),
         .testTarget(
             name: "ImagoTests",
-            dependencies: ["Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance"]),
+            dependencies: [
+                "Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance",
+                // A TLS listener with a self-signed certificate, for the transport's TLS checks.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects"]),

@@ -20,9 +20,12 @@ import NIOPosix
 public final class TestServer: Sendable {
     /// How a server is started. Every knob has a default, stated on it.
     public struct Configuration: Sendable {
-        /// The TCP port to bind on 127.0.0.1. Default `0`: an ephemeral port the kernel
+        /// The TCP port to bind on ``host``. Default `0`: an ephemeral port the kernel
         /// picks (read it back from ``TestServer/port``).
         public var port: Int
+        /// The loopback address to bind: `"127.0.0.1"` or `"::1"` (IPv6; ``TestServer/baseURL``
+        /// then has the bracketed form `http://[::1]:PORT`). Default `"127.0.0.1"`.
+        public var host: String
         /// A directory whose files are served at their relative paths. Default `nil`: only
         /// in-memory routes (everything else is 404).
         public var root: URL?
@@ -40,9 +43,10 @@ public final class TestServer: Sendable {
         /// A configuration; every knob has the default its doc comment states.
         public init(
             port: Int = 0, root: URL? = nil, defaultFaults: Faults = .none, writeChunkSize: Int = 65_536,
-            eventLoopThreads: Int = 1
+            eventLoopThreads: Int = 1, host: String = "127.0.0.1"
         ) {
             self.port = port
+            self.host = host
             self.root = root
             self.defaultFaults = defaultFaults
             self.writeChunkSize = writeChunkSize
@@ -50,7 +54,7 @@ public final class TestServer: Sendable {
         }
     }
 
-    /// `http://127.0.0.1:PORT`, no trailing slash.
+    /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), no trailing slash.
     public let baseURL: URL
     /// The bound port.
     public let port: Int
@@ -58,15 +62,18 @@ public final class TestServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let serverChannel: any Channel
 
-    private init(core: ServerCore, group: MultiThreadedEventLoopGroup, serverChannel: any Channel, port: Int) {
+    private init(core: ServerCore, group: MultiThreadedEventLoopGroup, serverChannel: any Channel, host: String,
+                 port: Int) {
         self.core = core
         self.group = group
         self.serverChannel = serverChannel
         self.port = port
-        self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        let authority = host.contains(":") ? "[\(host)]" : host
+        self.baseURL = URL(string: "http://\(authority):\(port)")!
     }
 
-    /// Binds 127.0.0.1 and starts serving. Throws if the port is taken or `root` is not a
+    /// Binds the configured host (127.0.0.1 unless told) and starts serving. Throws if the
+    /// port is taken, the address is not available (no IPv6 loopback, say) or `root` is not a
     /// directory.
     public static func start(_ configuration: Configuration = Configuration()) async throws -> TestServer {
         let resolver = try configuration.root.map { try FileResolver(root: $0) }
@@ -96,11 +103,11 @@ public final class TestServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(core: core))
                     }
                 }
-                .bind(host: "127.0.0.1", port: configuration.port).get()
+                .bind(host: configuration.host, port: configuration.port).get()
             guard let port = channel.localAddress?.port else {
                 throw TestServerError.invalidConfiguration("bound socket has no port")
             }
-            return TestServer(core: core, group: group, serverChannel: channel, port: port)
+            return TestServer(core: core, group: group, serverChannel: channel, host: configuration.host, port: port)
         } catch {
             try? await group.shutdownGracefully()
             throw error

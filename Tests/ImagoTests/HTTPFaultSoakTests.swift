@@ -37,13 +37,35 @@ final class HTTPFaultSoakTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
+    /// The transports a soak can run through: a fresh instance per soak, released (and, for
+    /// AsyncHTTPClient, shut down) at its end.
+    enum SoakTransport: String {
+        case urlSession, asyncHTTPClient
+
+        func make() -> any ImageTransport & AnyObject {
+            switch self {
+            case .urlSession: URLSessionTransport()
+            case .asyncHTTPClient: AsyncHTTPClientTransport()
+            }
+        }
+    }
+
     func testSeededFaultSoakEndsEveryLoadOnceAndLeaksNothing() async throws {
+        try await soakLeavingNothing(through: .urlSession)
+    }
+
+    /// The same soak through the Linux default transport's implementation.
+    func testSeededFaultSoakThroughAsyncHTTPClientEndsEveryLoadOnceAndLeaksNothing() async throws {
+        try await soakLeavingNothing(through: .asyncHTTPClient)
+    }
+
+    private func soakLeavingNothing(through kind: SoakTransport) async throws {
         // One small round first, so one-time process state (URLSession's and NIO's globals,
         // dispatch threads) is in place before the baseline is taken.
-        _ = try await soak(loads: 16, seed: Self.seed &+ 1, name: "warm-up")
+        _ = try await soak(loads: 16, seed: Self.seed &+ 1, name: "warm-up-\(kind.rawValue)", through: kind)
         PixelMemory.trim()
         let before = ProcessResources.now()
-        let report = try await soak(loads: Self.loads, seed: Self.seed, name: "soak")
+        let report = try await soak(loads: Self.loads, seed: Self.seed, name: "soak-\(kind.rawValue)", through: kind)
         PixelMemory.trim()
         // An invalidated URLSession closes its libcurl handles on its own queue, a moment later.
         try await eventually("descriptors above the baseline of \(before.fileDescriptors)") {
@@ -59,7 +81,7 @@ final class HTTPFaultSoakTests: XCTestCase {
 
     /// Runs `loads` seeded loads through a fresh pipeline and server, checks every outcome and
     /// that everything was released, and returns a one-line summary.
-    private func soak(loads: Int, seed: UInt64, name: String) async throws -> String {
+    private func soak(loads: Int, seed: UInt64, name: String, through kind: SoakTransport) async throws -> String {
         let image = TestCorpus.bytes("jpeg/baseline-420-q90.jpg")
         let reference = try ImageDecoder.decode(image).pixels
         let maxResponseSize = 256 << 10
@@ -70,7 +92,7 @@ final class HTTPFaultSoakTests: XCTestCase {
 
         let server = try await TestServer.start()
         let fetchEvents = Mutex((started: 0, ended: 0))
-        var transport: URLSessionTransport? = URLSessionTransport()
+        var transport: (any ImageTransport & AnyObject)? = kind.make()
         weak let releasedTransport = transport
         var pipeline: ImagePipeline? = ImagePipeline(configuration: .init(
             transport: transport!,
@@ -131,7 +153,10 @@ final class HTTPFaultSoakTests: XCTestCase {
             }
         }
         pipeline = nil
-        transport = nil   // its URLSession is invalidated, which closes the idle connections
+        // Released, a URLSession is invalidated, which closes the idle connections; an
+        // AsyncHTTPClient transport is shut down first, as its owner should.
+        if let owned = transport as? AsyncHTTPClientTransport { try await owned.shutdown() }
+        transport = nil
         // The last load's task may still be returning: released once it has.
         try await eventually("the transport alive after the pipeline was released") { releasedTransport == nil }
         try await server.counters.waitUntil(timeout: .seconds(20)) { $0.connectionsOpened == $0.connectionsClosed }

@@ -16,18 +16,26 @@ final class FetchOperation: Sendable {
         var file: FileHandle?
         var fileURL: URL?
         var received = 0
+        /// URLs visited so far (the request's first), to count redirects and see cycles.
+        var visited: [URL] = []
+        var finalURL: URL?
     }
 
     private let request: FetchRequest
     private let progress: @Sendable (FetchProgress) -> Void
     private let cancelTask: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let maxRedirects: Int
+    private let state: Mutex<State>
 
-    init(request: FetchRequest, progress: @escaping @Sendable (FetchProgress) -> Void,
+    init(request: FetchRequest, maxRedirects: Int = 5, progress: @escaping @Sendable (FetchProgress) -> Void,
          cancelTask: @escaping @Sendable () -> Void) {
         self.request = request
+        self.maxRedirects = maxRedirects
         self.progress = progress
         self.cancelTask = cancelTask
+        var initial = State()
+        initial.visited = [request.url]
+        self.state = Mutex(initial)
     }
 
     /// Installs the caller's continuation (resumed at once if the fetch already finished).
@@ -45,6 +53,22 @@ final class FetchOperation: Sendable {
         cancelTask()
     }
 
+    /// Allows a redirect to `url` unless it is one too many or goes back to a URL already
+    /// visited (then the fetch fails with `.tooManyRedirects`); false: do not follow.
+    func redirect(to url: URL?) -> Bool {
+        let refusal: FetchError? = state.withLock { state in
+            guard state.outcome == nil else { return .cancelled }
+            guard let url, state.visited.count <= maxRedirects, !state.visited.contains(url) else {
+                return .tooManyRedirects(limit: maxRedirects)
+            }
+            state.visited.append(url)
+            return nil
+        }
+        guard let refusal else { return true }
+        if refusal != .cancelled { finish(.failure(refusal)) }
+        return false
+    }
+
     /// Judges the head; false tells URLSession not to read the body.
     func receive(head response: URLResponse) -> Bool {
         guard let http = response as? HTTPURLResponse else {
@@ -57,8 +81,10 @@ final class FetchOperation: Sendable {
             contentType: http.value(forHTTPHeaderField: "Content-Type"),
             etag: http.value(forHTTPHeaderField: "ETag"),
             lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
+        let (finalURL, redirects) = state.withLock { ($0.visited.last, $0.visited.count - 1) }
         if http.statusCode == 304 {
-            finish(.success(FetchResult(head: head, body: .notModified, receivedBytes: 0)))
+            finish(.success(FetchResult(head: head, body: .notModified, receivedBytes: 0,
+                                        finalURL: http.url ?? finalURL, redirects: redirects)))
             return false
         }
         guard (200...299).contains(http.statusCode) else {
@@ -76,6 +102,7 @@ final class FetchOperation: Sendable {
             let accepted = state.withLock { state in
                 guard state.outcome == nil else { return false }
                 state.head = head
+                state.finalURL = http.url ?? finalURL
                 (state.file, state.fileURL) = (file?.handle, file?.url)
                 // One allocation of the announced size (already checked against the limit)
                 // instead of a doubling buffer that briefly holds old and new copies.
@@ -146,7 +173,8 @@ final class FetchOperation: Sendable {
             if let failure { return .failure(failure) }
             if state.received == 0 { return .failure(.emptyData) }
             let body: FetchResult.Body = state.fileURL.map { .file($0) } ?? .data(state.data)
-            return .success(FetchResult(head: head, body: body, receivedBytes: state.received))
+            return .success(FetchResult(head: head, body: body, receivedBytes: state.received,
+                                        finalURL: state.finalURL, redirects: state.visited.count - 1))
         }
         if let outcome { finish(outcome) }
     }

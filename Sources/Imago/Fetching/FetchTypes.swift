@@ -16,8 +16,9 @@ public struct FetchRequest: Sendable, Hashable {
     public var headers: [String: String]
     public var strategy: FetchStrategy
     /// Seconds without receiving anything before the fetch fails with `.timedOut`. Default 30.
-    /// Rounded up to whole seconds: URLSession on Linux truncates fractions (0.5 would time out
-    /// at once).
+    /// `AsyncHTTPClientTransport` uses it exactly (0.25 is 250 ms; zero, negative or infinite
+    /// turns it off); `URLSessionTransport` rounds it up to whole seconds, because URLSession on
+    /// Linux truncates fractions (0.5 would time out at once).
     public var idleTimeout: Double
     /// Bytes a body may have; larger ones fail with `.tooLarge` as soon as that is known (from
     /// Content-Length at the head, or while receiving). Default 256 MiB.
@@ -68,7 +69,13 @@ public struct FetchResult: Sendable {
     }
     public var head: FetchResponseHead
     public var body: Body
+    /// Body bytes as the server sent them (before any Content-Encoding is undone).
     public var receivedBytes: Int
+    /// The URL the body came from, after redirects (nil when the transport cannot tell).
+    /// Default nil.
+    public var finalURL: URL? = nil
+    /// Redirects followed to get here. Default 0.
+    public var redirects: Int = 0
 }
 
 /// Bytes received so far; `expected` is nil when the response has no Content-Length.

@@ -12,10 +12,14 @@ import Synchronization
 public final class URLSessionTransport: ImageTransport {
     private let session: URLSession
     private let router: TaskRouter
+    private let maxRedirects: Int
 
-    /// `maxConnectionsPerHost` defaults to 6, like browsers. URLSession's own cache is off:
+    /// `maxConnectionsPerHost` defaults to 6, like browsers. `maxRedirects` (default 5, as
+    /// `AsyncHTTPClientTransport`) bounds the redirects followed; one more, or one back to a URL
+    /// already visited, fails with `.tooManyRedirects(limit:)`. URLSession's own cache is off:
     /// the pipeline's caches decide what is reused.
-    public init(maxConnectionsPerHost: Int = 6) {
+    public init(maxConnectionsPerHost: Int = 6, maxRedirects: Int = 5) {
+        self.maxRedirects = maxRedirects
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -32,6 +36,7 @@ public final class URLSessionTransport: ImageTransport {
 
     public func fetch(_ request: FetchRequest,
                       progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
+        try request.checkURL()
         if Task.isCancelled { throw .cancelled }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
@@ -41,7 +46,7 @@ public final class URLSessionTransport: ImageTransport {
         // URLSessionTask.cancel() on Linux waits for the session's busy I/O queue (milliseconds
         // mid-transfer), and it would run on whichever thread cancelled, the main thread
         // included; the caller is already released by then, so the teardown goes elsewhere.
-        let operation = FetchOperation(request: request, progress: progress) {
+        let operation = FetchOperation(request: request, maxRedirects: maxRedirects, progress: progress) {
             DispatchQueue.global(qos: .utility).async { task.value.cancel() }
         }
         router.register(operation, for: task.value.taskIdentifier)
@@ -89,6 +94,15 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let proceed = operation(dataTask)?.receive(data) ?? false
         if !proceed { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let follow = operation(task)?.redirect(to: request.url) ?? false
+        // Not followed: corelibs then delivers the redirect response as the final head, which
+        // the finished operation refuses (cancelling the task there). Cancelling here instead
+        // traps in corelibs ("Received callback for HTTP redirection, but we're not waiting").
+        completionHandler(follow ? request : nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

@@ -3,7 +3,9 @@ import Foundation
 extension ImagePipeline {
     /// Everything a pipeline is made of. Each knob states its default.
     public struct Configuration: Sendable {
-        /// How bytes are fetched (default: a `URLSessionTransport`).
+        /// How bytes are fetched. Default: on Linux `AsyncHTTPClientTransport.shared` (SwiftNIO:
+        /// IPv6 literals, sub-second idle timeouts, bodies streamed with backpressure), elsewhere
+        /// a new `URLSessionTransport`. Either can be passed on any platform.
         public var transport: any ImageTransport
         /// Decoded images by request key (default: a `MemoryCache` with its default limits;
         /// nil disables the memory cache).
@@ -49,7 +51,7 @@ extension ImagePipeline {
         /// Receives every `PipelineEvent` (default nil). Called on arbitrary threads.
         public var eventHandler: (@Sendable (PipelineEvent) -> Void)?
 
-        public init(transport: any ImageTransport = URLSessionTransport(),
+        public init(transport: any ImageTransport = Configuration.defaultTransport(),
                     memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),
                     diskCache: DiskCache? = nil,
                     fetchStrategy: FetchStrategy = .inMemory,
@@ -79,6 +81,11 @@ extension ImagePipeline {
             self.maxResponseSize = maxResponseSize
             self.temporaryDirectory = temporaryDirectory
             self.eventHandler = eventHandler
+        }
+
+        /// The platform's default transport (see `transport`).
+        public static func defaultTransport() -> any ImageTransport {
+            BuiltInTransport.platformDefault.make()
         }
 
         /// Whether decodes are budgeted at all (`decodeMemoryBudget` is not `Int.max`): the byte

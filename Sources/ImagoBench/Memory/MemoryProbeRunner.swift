@@ -41,9 +41,11 @@ public enum MemoryProbeRunner {
             ownerReleased: released, imagesReleased: imagesReleased)
     }
 
-    /// One HEAD request to the probe's server, so the networking stack's code and lazy state
-    /// (FoundationNetworking, libcurl, its TLS libraries: about 8 MiB of file-backed pages,
-    /// measured) are in place before the "before" reading and not counted as held by the fetch.
+    /// One tiny request to the probe's server through the probe's transport, so the networking
+    /// stack's code and lazy state (AsyncHTTPClient's shared client and NIO's event-loop
+    /// threads; or FoundationNetworking, libcurl and its TLS libraries: about 8 MiB of
+    /// file-backed pages, measured) are in place before the "before" reading and not counted as
+    /// held by the fetch.
     static func warmUpNetworking(_ url: String, transport name: String?) async {
         guard let url = URL(string: url), let transport = Self.transport(name) else { return }
         // One small request through the same transport: its code pages and connection pool are

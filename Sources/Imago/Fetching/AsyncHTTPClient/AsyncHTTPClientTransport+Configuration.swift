@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOSSL
+
+extension AsyncHTTPClientTransport {
+    /// How an `AsyncHTTPClientTransport` connects. Every knob states its default.
+    public struct Configuration: Sendable {
+        /// Redirects followed before a fetch fails with `.tooManyRedirects(limit:)`; a redirect
+        /// back to a URL already visited fails at once (a cycle never ends on its own). Default 5.
+        public var maxRedirects: Int
+        /// Connections kept per host (a soft limit: requests beyond it queue for a connection).
+        /// Default 6, like `URLSessionTransport` and browsers.
+        public var maxConnectionsPerHost: Int
+        /// Time to establish a connection (TCP and TLS) before the fetch fails with `.transport`.
+        /// Default 10 seconds (AsyncHTTPClient's own default).
+        public var connectTimeout: Duration
+        /// The longest a whole fetch may take, head and body, even while bytes keep arriving;
+        /// past it the fetch fails with `.timedOut`. Default nil: no total limit, because a large
+        /// image on a slow but live link should finish; `FetchRequest.idleTimeout` catches a
+        /// dead one.
+        public var totalTimeout: Duration?
+        /// How long an idle pooled connection is kept for reuse. Default 60 seconds.
+        public var idleConnectionLifetime: Duration
+        /// TLS settings. Default nil: AsyncHTTPClient's client configuration, which verifies
+        /// the server against the system trust store. Set one to trust a private CA.
+        public var tlsConfiguration: TLSConfiguration?
+
+        /// A configuration; every knob has the default its doc comment states.
+        public init(maxRedirects: Int = 5, maxConnectionsPerHost: Int = 6, connectTimeout: Duration = .seconds(10),
+                    totalTimeout: Duration? = nil, idleConnectionLifetime: Duration = .seconds(60),
+                    tlsConfiguration: TLSConfiguration? = nil) {
+            self.maxRedirects = maxRedirects
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.connectTimeout = connectTimeout
+            self.totalTimeout = totalTimeout
+            self.idleConnectionLifetime = idleConnectionLifetime
+            self.tlsConfiguration = tlsConfiguration
+        }
+
+        /// The AsyncHTTPClient configuration these knobs translate to.
+        func clientConfiguration() -> HTTPClient.Configuration {
+            var pool = HTTPClient.Configuration.ConnectionPool(
+                idleTimeout: .nanoseconds(idleConnectionLifetime.nanoseconds),
+                concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnectionsPerHost))
+            // A failed connect (refused, TLS rejected) fails the waiting fetch at once instead of
+            // being retried with back-off until the connect timeout: the pipeline's RetryPolicy
+            // owns retries, and a certificate failure must surface as `.tls`, not after 10 s.
+            pool.retryConnectionEstablishment = false
+            var configuration = HTTPClient.Configuration(
+                tlsConfiguration: tlsConfiguration,
+                redirectConfiguration: .follow(max: max(0, maxRedirects), allowCycles: false),
+                timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds), read: nil),
+                connectionPool: pool,
+                // The transport undoes a Content-Encoding itself (ContentDecoder): it must count
+                // the bytes the server sent (truncation, progress) and apply the size limit to
+                // the decoded ones, and AsyncHTTPClient's decompressor would hide the former.
+                decompression: .disabled)
+            // HTTP/1.1 only, for http and https alike (plain http is HTTP/1.1 anyway): a cancelled
+            // or refused body then closes its own connection (HTTP/2 would only reset a stream on
+            // a shared one, which the server cannot tell from a finished response), backpressure
+            // is TCP's per connection rather than a shared HTTP/2 window, and loopback throughput
+            // is not capped by one connection's flow-control window.
+            configuration.httpVersion = .http1Only
+            return configuration
+        }
+    }
+}
+
+extension Duration {
+    /// The whole duration in nanoseconds, saturating (for TimeAmount and the watchdog).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        let (total, overflow2) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflow2 ? .max : total
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Where an accepted body goes, decoded chunk by decoded chunk: memory (pre-sized from the
+/// Content-Length) or a `.tmp-imago-download-<UUID>` temporary file written before the next chunk
+/// is asked for. Enforces the size limit on the bytes kept.
+///
+/// A class with a deinit, not a struct: whatever way the fetch ends (an error, the task
+/// cancelled mid-write), a file that was not handed over is closed and removed.
+final class BodySink {
+    private enum Destination {
+        case memory(Data)
+        case file(FileHandle, URL)
+        case done
+    }
+
+    private var destination: Destination
+    private let limit: Int
+    private(set) var stored = 0
+
+    /// Opens the destination. `expectedSize` (the identity body's Content-Length, already known
+    /// to be within the limit) reserves the memory at once instead of a doubling buffer that
+    /// briefly holds old and new copies.
+    init(_ request: FetchRequest, expectedSize: Int?) throws(FetchError) {
+        limit = request.maxResponseSize
+        switch request.strategy {
+        case .inMemory:
+            var data = Data()
+            if let expectedSize, expectedSize > 0 { data.reserveCapacity(expectedSize) }
+            destination = .memory(data)
+        case .downloadToFile:
+            let url = request.makeDownloadFileURL()
+            guard FileManager.default.createFile(atPath: url.path, contents: nil),
+                  let handle = try? FileHandle(forWritingTo: url)
+            else { throw .fileSystem("cannot create \(url.path)") }
+            destination = .file(handle, url)
+        }
+    }
+
+    deinit { discard() }
+
+    /// Keeps `chunk`; `.tooLarge` when it would take the body past the limit (nothing of it kept).
+    func append(_ chunk: ByteBuffer) throws(FetchError) {
+        guard stored + chunk.readableBytes <= limit else { throw .tooLarge(limit: limit) }
+        switch destination {
+        case .memory(var data):
+            destination = .done   // no second reference while appending: no copy of the body
+            chunk.withUnsafeReadableBytes { data.append($0.assumingMemoryBound(to: UInt8.self)) }
+            destination = .memory(data)
+        case .file(let handle, let url):
+            do {
+                try chunk.withUnsafeReadableBytes { try handle.write(contentsOf: $0) }
+            } catch {
+                throw .fileSystem("writing \(url.lastPathComponent): \(error)")
+            }
+        case .done:
+            preconditionFailure("BodySink used after it finished")
+        }
+        stored += chunk.readableBytes
+    }
+
+    /// Hands the body over: the data, or the closed file (the receiver moves or deletes it).
+    func finish() throws(FetchError) -> FetchResult.Body {
+        let taken = destination
+        destination = .done
+        switch taken {
+        case .memory(let data):
+            return .data(data)
+        case .file(let handle, let url):
+            do {
+                try handle.close()
+            } catch {
+                try? FileManager.default.removeItem(at: url)
+                throw .fileSystem("closing \(url.lastPathComponent): \(error)")
+            }
+            return .file(url)
+        case .done:
+            preconditionFailure("BodySink finished twice")
+        }
+    }
+
+    /// Drops whatever was kept: memory freed, the file closed and removed. Idempotent.
+    func discard() {
+        let taken = destination
+        destination = .done
+        if case .file(let handle, let url) = taken {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+}
+
+/// Bytes the transport holds between receiving them and storing them (the chunk being written,
+/// plus its decoded pieces), now and at the most: what shows that a download to file keeps only
+/// a small window in memory however large the body.
+final class InFlightGauge: Sendable {
+    private struct Counts { var current = 0, peak = 0 }
+    private let counts = Mutex(Counts())
+
+    var current: Int { counts.withLock { $0.current } }
+    var peak: Int { counts.withLock { $0.peak } }
+
+    func add(_ bytes: Int) {
+        counts.withLock { counts in
+            counts.current += bytes
+            counts.peak = max(counts.peak, counts.current)
+        }
+    }
+
+    func remove(_ bytes: Int) { counts.withLock { $0.current -= bytes } }
+
+    /// Forgets the peak (between measurements).
+    func resetPeak() { counts.withLock { $0.peak = $0.current } }
+}

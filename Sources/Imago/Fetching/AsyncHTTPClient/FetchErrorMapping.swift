@@ -1,0 +1,66 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Translates what AsyncHTTPClient, NIO and BoringSSL throw into `FetchError`, the vocabulary
+/// the pipeline's retry policy judges: TLS and redirect failures are final, connection trouble
+/// is transient, a body cut short is a truncation.
+enum FetchErrorMapping {
+    /// An error before the final response head: connecting, TLS, redirects.
+    static func beforeHead(_ error: any Error, redirectLimit: Int) -> FetchError {
+        if let fetchError = error as? FetchError { return fetchError }
+        if error is CancellationError { return .cancelled }
+        if let tls = tlsReason(error) { return .tls(tls) }
+        if let client = error as? HTTPClientError {
+            // A struct of static values, not an enum: compared, not switched over.
+            if client == .redirectLimitReached || client == .redirectCycleDetected {
+                return .tooManyRedirects(limit: redirectLimit)
+            }
+            if client == .cancelled { return .cancelled }
+            if client == .tlsHandshakeTimeout { return .tls("the TLS handshake timed out") }
+            if client == .invalidURL || client == .emptyHost || client == .emptyScheme {
+                return .invalidURL(client.description)
+            }
+            return .transport(client.description)
+        }
+        return .transport(describe(error))
+    }
+
+    /// An error while the body streamed: a Content-Length not reached is a truncation whatever
+    /// the socket said (counted in wire bytes, rule HTTP-3); otherwise the connection broke.
+    static func midBody(_ error: any Error, expected: Int?, received: Int) -> FetchError {
+        if let fetchError = error as? FetchError { return fetchError }
+        if error is CancellationError { return .cancelled }
+        if let client = error as? HTTPClientError, client == .cancelled { return .cancelled }
+        if let expected, received < expected { return .truncated(expected: expected, received: received) }
+        return .transport(describe(error))
+    }
+
+    /// A readable reason when `error` is a handshake or certificate failure.
+    private static func tlsReason(_ error: any Error) -> String? {
+        switch error {
+        case let ssl as NIOSSLError:
+            if case .handshakeFailed(let boring) = ssl { return "handshake failed: \(boring)" }
+            return "\(ssl)"
+        case let boring as BoringSSLError:
+            return "handshake failed: \(boring)"
+        case let extra as NIOSSLExtraError:
+            return "\(extra)"
+        case is NIOSSLCloseTimedOutError:
+            return "the TLS connection did not close in time"
+        default:
+            return nil
+        }
+    }
+
+    /// The underlying errors of a failed connect (one per address tried), or the error itself.
+    private static func describe(_ error: any Error) -> String {
+        if let connect = error as? NIOConnectionError {
+            let attempts = connect.connectionErrors.map { "\($0.target): \($0.error)" }
+            return "cannot connect to \(connect.host):\(connect.port)"
+                + (attempts.isEmpty ? "" : " (\(attempts.joined(separator: "; ")))")
+        }
+        return "\(error)"
+    }
+}

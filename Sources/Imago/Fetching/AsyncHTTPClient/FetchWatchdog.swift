@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Ends a fetch that went quiet (`FetchRequest.idleTimeout`) or ran past its total limit.
+///
+/// Why not AsyncHTTPClient's read timeout: that is one value per client in whole `TimeAmount`s
+/// of socket silence, while the idle timeout belongs to each request, and its time also runs
+/// while connecting and waiting for the head. The watchdog runs beside the exchange in the
+/// fetch's task group; when it fires, the group cancels the exchange, which closes the
+/// connection. Times are the continuous clock's, exact to the nanosecond (no rounding).
+struct FetchWatchdog: Sendable {
+    /// When something last arrived, touched by the exchange.
+    final class Activity: Sendable {
+        private let last = Mutex(ContinuousClock.now)
+        func touch() { last.withLock { $0 = .now } }
+        var lastTouched: ContinuousClock.Instant { last.withLock { $0 } }
+    }
+
+    let activity = Activity()
+    /// nil: no idle limit.
+    let idleTimeout: Duration?
+    /// nil: no total limit.
+    let deadline: ContinuousClock.Instant?
+
+    /// A watchdog for `idleTimeout` seconds of silence (off unless finite and positive) and an
+    /// optional total limit counted from now.
+    init(idleTimeout: Double, totalTimeout: Duration?) {
+        self.idleTimeout = idleTimeout.isFinite && idleTimeout > 0 ? .seconds(idleTimeout) : nil
+        self.deadline = totalTimeout.map { ContinuousClock.now.advanced(by: $0) }
+    }
+
+    /// Returns `.timedOut` when a limit passes, or nil once the task is cancelled (the exchange
+    /// finished first, or the caller gave up).
+    func run() async -> FetchError? {
+        let clock = ContinuousClock()
+        while !Task.isCancelled {
+            let idleEnd = idleTimeout.map { activity.lastTouched.advanced(by: $0) }
+            guard let wake = [idleEnd, deadline].compactMap({ $0 }).min() else {
+                // No limit at all: wait for the cancellation that ends the fetch.
+                while (try? await clock.sleep(for: .seconds(3600))) != nil {}
+                return nil
+            }
+            if clock.now >= wake {
+                // The idle end may have moved while this task slept; only a real silence counts.
+                if let deadline, clock.now >= deadline { return .timedOut }
+                if let idleTimeout, clock.now >= activity.lastTouched.advanced(by: idleTimeout) { return .timedOut }
+                continue
+            }
+            do { try await clock.sleep(until: wake, tolerance: .milliseconds(1)) } catch { return nil }
+        }
+        return nil
+    }
+}

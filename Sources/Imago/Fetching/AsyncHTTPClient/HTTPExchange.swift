@@ -1,0 +1,92 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// One fetch over AsyncHTTPClient, from the request to the stored body. Runs in a child task
+/// of `AsyncHTTPClientTransport.fetch`, beside the watchdog that may cancel it.
+struct HTTPExchange: Sendable {
+    let client: HTTPClient
+    let request: FetchRequest
+    let httpRequest: HTTPClientRequest
+    let redirectLimit: Int
+    let watchdog: FetchWatchdog
+    let gauge: InFlightGauge
+    let progress: @Sendable (FetchProgress) -> Void
+
+    func run() async -> Result<FetchResult, FetchError> {
+        do throws(FetchError) {
+            return .success(try await exchange())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func exchange() async throws(FetchError) -> FetchResult {
+        let response: HTTPClientResponse
+        do {
+            // No AsyncHTTPClient deadline: the watchdog is the one clock (its deadline only
+            // covers the head anyway), and `.distantFuture` keeps AHC from adding another.
+            response = try await client.execute(httpRequest, deadline: .distantFuture)
+        } catch {
+            throw FetchErrorMapping.beforeHead(error, redirectLimit: redirectLimit)
+        }
+        watchdog.activity.touch()
+        let finalURL = response.url ?? request.url
+        let redirects = max(0, response.history.count - 1)
+        // A refused head throws here and `response` goes out of scope unread: dropping an
+        // unconsumed AsyncHTTPClient body cancels the request, which closes the connection
+        // rather than reading the body to reuse it.
+        switch try ResponseHeadJudge.judge(response, maxResponseSize: request.maxResponseSize) {
+        case .notModified(let head):
+            return FetchResult(head: head, body: .notModified, receivedBytes: 0, finalURL: finalURL, redirects: redirects)
+        case .accept(let head, let encoding):
+            let (body, received) = try await receive(response.body, head: head, encoding: encoding)
+            return FetchResult(head: head, body: body, receivedBytes: received, finalURL: finalURL, redirects: redirects)
+        }
+    }
+
+    /// Streams the body into a sink. The next chunk is only asked for once this one is stored
+    /// (AsyncHTTPClient buffers one chunk ahead at most, and then stops reading the socket):
+    /// TCP's backpressure bounds the memory of a download to file.
+    private func receive(_ body: HTTPClientResponse.Body, head: FetchResponseHead,
+                         encoding: ContentDecoder.Encoding?) async throws(FetchError) -> (FetchResult.Body, Int) {
+        let expected = head.expectedLength
+        let sink = try BodySink(request, expectedSize: encoding == nil ? expected : nil)
+        let decoder: ContentDecoder? = if let encoding { try ContentDecoder(encoding, limit: request.maxResponseSize, gauge: gauge) } else { nil }
+        var received = 0   // wire bytes: what truncation and progress are judged on
+        do throws(FetchError) {
+            var chunks = body.makeAsyncIterator()
+            while let chunk = try await next(&chunks, expected: expected, received: received) {
+                watchdog.activity.touch()
+                received += chunk.readableBytes
+                try store(chunk, decoder, sink)
+                progress(FetchProgress(received: received, expected: expected))
+            }
+            if let expected, received < expected { throw FetchError.truncated(expected: expected, received: received) }
+            try decoder?.finish { piece throws(FetchError) in try sink.append(piece) }
+            if sink.stored == 0 { throw FetchError.emptyData }
+            return (try sink.finish(), received)
+        } catch {
+            sink.discard()
+            throw error
+        }
+    }
+
+    private func next(_ chunks: inout HTTPClientResponse.Body.AsyncIterator, expected: Int?,
+                      received: Int) async throws(FetchError) -> ByteBuffer? {
+        do {
+            return try await chunks.next()
+        } catch {
+            throw FetchErrorMapping.midBody(error, expected: expected, received: received)
+        }
+    }
+
+    /// Stores a wire chunk, decoded first when there is a decoder (which counts its own output);
+    /// counted in the gauge while the transport holds it.
+    private func store(_ chunk: ByteBuffer, _ decoder: ContentDecoder?, _ sink: BodySink) throws(FetchError) {
+        gauge.add(chunk.readableBytes)
+        defer { gauge.remove(chunk.readableBytes) }
+        guard let decoder else { return try sink.append(chunk) }
+        try decoder.decode(chunk) { piece throws(FetchError) in try sink.append(piece) }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ImagoTestServer
+import Synchronization
+import XCTest
+@testable import Imago
+
+/// Contract checks URLSessionTransport cannot pass (URLSessionTransportTests says why), so only
+/// AsyncHTTPClientTransportTests runs them.
+extension TransportContract {
+    /// `http://[::1]:PORT/` (skipped where the host has no IPv6 loopback).
+    func ipv6LiteralURL() async throws {
+        let server: TestServer   // not self.server: this one listens on ::1
+        do {
+            server = try await TestServer.start(.init(host: "::1"))
+        } catch {
+            throw XCTSkip("no IPv6 loopback here: \(error)")
+        }
+        server.setRoute("/six.bin", Route(body: body))
+        let url = server.url(for: "/six.bin")
+        XCTAssertEqual(url.absoluteString, "http://[::1]:\(server.port)/six.bin")
+        var request = self.request("/six.bin", .downloadToFile)
+        request.url = url
+        do {
+            let result = try await transport.fetch(request) { _ in }
+            XCTAssertEqual(try bytes(result), body)
+            XCTAssertEqual(server.counters.responsesCompleted(for: "/six.bin"), 1)
+        } catch {
+            XCTFail("\(error)")
+        }
+        try await server.shutdown()
+    }
+
+    /// 250 ms of silence times out after 250 ms, not at once and not after a second.
+    func subSecondIdleTimeoutIsExact() async throws {
+        server.setRoute("/stall", Route(body: body, faults: Faults(stallAfterBytes: 1000)))
+        let started = ContinuousClock.now
+        await expectFailure(request("/stall", idleTimeout: 0.25)) { $0 == .timedOut }
+        let elapsed = ContinuousClock.now - started
+        XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(250))
+        XCTAssertLessThan(elapsed, .milliseconds(900), "rounded up to a second?")
+    }
+
+    /// Rule HTTP-3 with a server that compresses although asked for identity: the body is
+    /// decoded, truncation and progress are judged on the wire bytes (Content-Length is the
+    /// compressed size), and neither fails because the decoded size differs.
+    func gzipAndDeflateBodiesAreDecodedAndJudgedOnWireBytes() async throws {
+        for encoding in ["gzip", "deflate"] {
+            let wire = try Compressor.compress(body, encoding)
+            XCTAssertLessThan(wire.count, body.count)
+            let path = "/encoded-\(encoding)"
+            server.setRoute(path, Route(body: wire, faults: Faults(headers: ["Content-Encoding": encoding])))
+            for strategy in FetchStrategy.allCases {
+                let seen = Mutex<[FetchProgress]>([])
+                let result = try await transport.fetch(self.request(path, strategy)) { p in seen.withLock { $0.append(p) } }
+                XCTAssertEqual(try bytes(result), body, "\(encoding) \(strategy)")
+                XCTAssertEqual(result.receivedBytes, wire.count)
+                XCTAssertEqual(result.head.expectedLength, wire.count)
+                let progress = seen.withLock { $0 }
+                XCTAssertEqual(progress.last, FetchProgress(received: wire.count, expected: wire.count))
+                XCTAssertTrue(zip(progress, progress.dropFirst()).allSatisfy { $0.received <= $1.received })
+            }
+        }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func anEncodedBodyCutShortIsATruncationOfItsWireBytes() async throws {
+        let wire = try Compressor.compress(body, "gzip")
+        server.setRoute("/cut", Route(body: wire, faults: Faults(closeAfterBytes: wire.count / 2,
+                                                                           headers: ["Content-Encoding": "gzip"])))
+        for strategy in FetchStrategy.allCases {
+            await expectFailure(request("/cut", strategy)) { error in
+                if case .truncated(expected: wire.count, received: let got) = error { return got < wire.count }
+                return false
+            }
+        }
+        XCTAssertEqual(try leftovers(), [])
+    }
+}

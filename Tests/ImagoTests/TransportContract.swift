@@ -1,0 +1,254 @@
+import Foundation
+import ImagoTestServer
+import Synchronization
+import XCTest
+@testable import Imago
+
+/// What every `ImageTransport` must do, as check functions against the loopback server, run by
+/// one thin XCTestCase per transport (URLSessionTransportTests, AsyncHTTPClientTransportTests).
+/// Functions rather than an inherited test class: XCTest on Linux does not run test methods a
+/// class inherits. Each check fails through XCTest assertions at the check's own lines.
+struct TransportContract {
+    let transport: any ImageTransport
+    let server: TestServer
+    /// Where download-to-file temporaries go; must be empty after every check.
+    let downloads: URL
+    let body: [UInt8] = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+
+    /// Starts a server and a downloads directory for `transport`.
+    static func start(_ transport: any ImageTransport) async throws -> TransportContract {
+        let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("imago-transport-\(UUID())")
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        return TransportContract(transport: transport, server: try await TestServer.start(), downloads: downloads)
+    }
+
+    func stop() async throws {
+        try await server.shutdown()
+        try? FileManager.default.removeItem(at: downloads)
+    }
+
+    // MARK: Helpers
+
+    func request(_ path: String, _ strategy: FetchStrategy = .inMemory, headers: [String: String] = [:],
+                 idleTimeout: Double = 10, maxSize: Int = 256 << 20) -> FetchRequest {
+        FetchRequest(url: server.url(for: path), headers: headers, strategy: strategy, idleTimeout: idleTimeout,
+                     maxResponseSize: maxSize, temporaryDirectory: downloads)
+    }
+
+    func leftovers() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: downloads.path) }
+
+    /// The body's bytes (a file body is read and removed).
+    func bytes(_ result: FetchResult, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8] {
+        switch result.body {
+        case .data(let data): return [UInt8](data)
+        case .file(let url):
+            defer { try? FileManager.default.removeItem(at: url) }
+            return [UInt8](try Data(contentsOf: url))
+        case .notModified: XCTFail("unexpected 304", file: file, line: line); return []
+        }
+    }
+
+    func expectFailure(_ request: FetchRequest, file: StaticString = #filePath, line: UInt = #line,
+                       _ expected: (FetchError) -> Bool) async {
+        do {
+            let result = try await transport.fetch(request) { _ in }
+            XCTFail("fetch succeeded (\(result.receivedBytes) bytes)", file: file, line: line)
+            _ = try? bytes(result)
+        } catch {
+            XCTAssertTrue(expected(error), "got \(error)", file: file, line: line)
+        }
+    }
+
+    // MARK: Checks
+
+    func bothStrategiesDeliverTheBodyWithMonotoneProgress() async throws {
+        server.setRoute("/a.bin", Route(body: body))
+        for strategy in FetchStrategy.allCases {
+            let seen = Mutex<[FetchProgress]>([])
+            let result = try await transport.fetch(request("/a.bin", strategy)) { p in seen.withLock { $0.append(p) } }
+            if strategy == .downloadToFile, case .data = result.body { XCTFail("expected a file") }
+            XCTAssertEqual(try bytes(result), body, "\(strategy)")
+            XCTAssertEqual(result.receivedBytes, body.count)
+            XCTAssertEqual(result.finalURL, server.url(for: "/a.bin"))
+            XCTAssertEqual(result.redirects, 0)
+            let progress = seen.withLock { $0 }
+            XCTAssertEqual(progress.last?.received, body.count)
+            XCTAssertEqual(zip(progress, progress.dropFirst()).filter { $0.received > $1.received }.count, 0)
+            XCTAssertTrue(progress.allSatisfy { $0.expected == body.count && ($0.fraction ?? 2) <= 1 })
+            XCTAssertEqual(result.head.etag?.isEmpty, false)
+        }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func unknownLengthIsReportedAsUnknown() async throws {
+        server.setRoute("/chunked", Route(body: body, faults: Faults(chunked: true)))
+        let seen = Mutex<[FetchProgress]>([])
+        let result = try await transport.fetch(request("/chunked")) { p in seen.withLock { $0.append(p) } }
+        XCTAssertEqual(try bytes(result), body)
+        XCTAssertFalse(seen.withLock { $0 }.isEmpty)
+        XCTAssertTrue(seen.withLock { $0 }.allSatisfy { $0.expected == nil && $0.fraction == nil })
+    }
+
+    func nonSuccessStatusFailsAtTheHead() async throws {
+        server.setRoute("/busy", Route(body: body, faults: Faults(status: 503, headers: ["Retry-After": "7"])))
+        server.setRoute("/gone", Route(body: body, faults: Faults(status: 404, headers: ["Retry-After": "7"])))
+        for strategy in FetchStrategy.allCases {
+            await expectFailure(request("/missing.jpg", strategy)) { $0 == .httpStatus(404) }
+            await expectFailure(request("/busy", strategy)) { $0 == .httpStatus(503, retryAfter: .seconds(7)) && $0.isTransient }
+            // Retry-After only counts with a status worth retrying.
+            await expectFailure(request("/gone", strategy)) { $0 == .httpStatus(404, retryAfter: nil) }
+        }
+        XCTAssertEqual(try leftovers(), [], "no temp file for a rejected body")
+    }
+
+    func shortBodyIsATruncationNeverASuccess() async throws {
+        server.setRoute("/short", Route(body: body, faults: Faults(closeAfterBytes: 100_000)))
+        for strategy in FetchStrategy.allCases {
+            await expectFailure(request("/short", strategy)) { error in
+                if case .truncated(expected: 300_000, received: let got) = error { return got < 300_000 }
+                return false
+            }
+        }
+        XCTAssertEqual(try leftovers(), [], "the partial download is deleted")
+    }
+
+    func conditionalRequestGets304() async throws {
+        server.setRoute("/etag", Route(body: body))
+        let first = try await transport.fetch(request("/etag")) { _ in }
+        let etag = try XCTUnwrap(first.head.etag)
+        let second = try await transport.fetch(request("/etag", headers: ["If-None-Match": etag])) { _ in }
+        guard case .notModified = second.body else { return XCTFail("expected 304, got \(second.body)") }
+        XCTAssertEqual(second.head.statusCode, 304)
+    }
+
+    func oversizeBodyFailsEarly() async throws {
+        server.setRoute("/big", Route(body: body))
+        await expectFailure(request("/big", maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
+        server.setRoute("/big-chunked", Route(body: body, faults: Faults(chunked: true)))
+        await expectFailure(request("/big-chunked", .downloadToFile, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    /// The body is paced (2 s in all) so reading it on after the refusal would be unmistakable.
+    func aBodyRefusedAtTheHeadIsNotReadOn() async throws {
+        let large = [UInt8](repeating: 7, count: 8 << 20)
+        for strategy in FetchStrategy.allCases {
+            let path = "/refused-\(strategy.rawValue)"
+            server.setRoute(path, Route(body: large, faults: Faults(bytesPerSecond: 4 << 20)))
+            let closedBefore = server.counters.connectionsClosedByClient
+            await expectFailure(request(path, strategy, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
+            try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
+            XCTAssertLessThan(server.counters.bodyBytesSent(for: path), large.count / 2, "\(strategy)")
+        }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func stallBeyondTheIdleTimeoutTimesOut() async throws {
+        server.setRoute("/stall", Route(body: body, faults: Faults(stallAfterBytes: 1000)))
+        await expectFailure(request("/stall", .downloadToFile, idleTimeout: 0.2)) { $0 == .timedOut }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    /// The idle timeout is about silence: a slow body whose whole transfer takes longer than
+    /// the timeout, with bytes arriving every 50 ms, completes.
+    func aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: Double) async throws {
+        let slow = Array(body.prefix(Int(idleTimeout * 2.5 * 100_000)))
+        server.setRoute("/slow", Route(body: slow, faults: Faults(bytesPerSecond: 100_000)))
+        let started = ContinuousClock.now
+        let result = try await transport.fetch(request("/slow", idleTimeout: idleTimeout)) { _ in }
+        XCTAssertEqual(try bytes(result), slow)
+        XCTAssertGreaterThan(ContinuousClock.now - started, .seconds(idleTimeout), "the transfer outlasted the timeout")
+    }
+
+    func cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
+        for strategy in FetchStrategy.allCases {
+            let path = "/stalled-\(strategy.rawValue)"
+            server.setRoute(path, Route(body: body, faults: Faults(stallAfterBytes: 50_000)))
+            let closedBefore = server.counters.snapshot.connectionsClosedByClient
+            let received = Mutex(0)
+            let transport = self.transport, fetchRequest = request(path, strategy)
+            let task = Task { try await transport.fetch(fetchRequest) { p in received.withLock { $0 = p.received } } }
+            try await server.counters.waitUntil { $0.bodyBytesSent(for: path) >= 50_000 }
+            while received.withLock({ $0 }) == 0 { await Task.yield() }   // bytes reached the client
+            task.cancel()
+            let result = await task.result
+            XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? FetchError, .cancelled) }
+            try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
+            XCTAssertEqual(try leftovers(), [], "\(strategy): temp file removed")
+        }
+    }
+
+    /// Cancelled while the server holds the head: `.cancelled` at once, the connection closed.
+    func cancelBeforeTheHeadEndsPromptly() async throws {
+        let gate = Gate()
+        server.setRoute("/held", Route(body: body, faults: Faults(gate: gate)))
+        let closedBefore = server.counters.connectionsClosedByClient
+        let transport = self.transport, fetchRequest = request("/held", .downloadToFile)
+        let task = Task { try await transport.fetch(fetchRequest) { _ in } }
+        try await gate.waitUntilHeld()
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        XCTAssertLessThan(ContinuousClock.now - cancelled, .seconds(2), "the cancelled fetch lingered")
+        XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? FetchError, .cancelled) }
+        try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    /// `/hop-<name>-<i>` redirects to `/hop-<name>-<i+1>`; the last serves the body.
+    private func redirectChain(_ name: String, hops: Int) -> String {
+        for index in 0..<hops {
+            server.setRoute("/hop-\(name)-\(index)",
+                            Route(body: [], faults: Faults(status: 302, headers: ["Location": "/hop-\(name)-\(index + 1)"])))
+        }
+        server.setRoute("/hop-\(name)-\(hops)", Route(body: body))
+        return "/hop-\(name)-0"
+    }
+
+    func redirectsAreFollowedAndReported() async throws {
+        for strategy in FetchStrategy.allCases {
+            let start = redirectChain("ok-\(strategy.rawValue)", hops: 2)
+            let result = try await transport.fetch(request(start, strategy)) { _ in }
+            XCTAssertEqual(try bytes(result), body)
+            XCTAssertEqual(result.redirects, 2)
+            XCTAssertEqual(result.finalURL, server.url(for: "/hop-ok-\(strategy.rawValue)-2"))
+        }
+        // The limit itself is allowed (5 redirects); one more is not.
+        let five = try await transport.fetch(request(redirectChain("five", hops: 5))) { _ in }
+        XCTAssertEqual(five.redirects, 5)
+        XCTAssertEqual(try bytes(five), body)
+        await expectFailure(request(redirectChain("six", hops: 6))) { $0 == .tooManyRedirects(limit: 5) }
+        XCTAssertEqual(server.counters.requests(for: "/hop-six-6"), 0, "the request beyond the limit was not made")
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    func aRedirectLoopFailsAsTooManyRedirects() async throws {
+        server.setRoute("/loop-a", Route(body: [], faults: Faults(status: 302, headers: ["Location": "/loop-b"])))
+        server.setRoute("/loop-b", Route(body: [], faults: Faults(status: 301, headers: ["Location": "/loop-a"])))
+        for strategy in FetchStrategy.allCases {
+            await expectFailure(request("/loop-a", strategy)) { $0 == .tooManyRedirects(limit: 5) && !$0.isTransient }
+        }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    /// Not http(s), or no host: refused before any request (the transport is safe alone).
+    func unusableURLsFailWithoutARequest() async throws {
+        let before = server.counters.totalRequests
+        var ftp = request("/a.bin")
+        ftp.url = URL(string: "ftp://127.0.0.1:\(server.port)/a.bin")!
+        await expectFailure(ftp) { $0 == .unsupportedScheme("ftp") }
+        var noHost = request("/a.bin")
+        noHost.url = URL(string: "http:///a.bin")!
+        await expectFailure(noHost) { if case .invalidURL = $0 { true } else { false } }
+        XCTAssertEqual(server.counters.totalRequests, before)
+    }
+
+    func aRefusedConnectionIsATransportError() async throws {
+        let closed = try await TestServer.start()
+        let url = closed.url(for: "/a.bin")
+        try await closed.shutdown()
+        var refused = request("/a.bin")
+        refused.url = url
+        await expectFailure(refused) { if case .transport = $0 { $0.isTransient } else { false } }
+    }
+}
