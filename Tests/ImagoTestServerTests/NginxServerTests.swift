@@ -51,6 +51,7 @@ final class NginxServerTests: XCTestCase {
         XCTAssertEqual(log.map(\.status), [200, 404])
         XCTAssertEqual(log[0].bodyBytesSent, body.count)
         XCTAssertTrue(log[0].completed)
+        XCTAssertEqual(log[0].serverAddress, "127.0.0.1")
 
         let pid = Int32(try String(contentsOf: nginx.directory.appendingPathComponent("nginx.pid"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines))
@@ -79,6 +80,8 @@ final class NginxServerTests: XCTestCase {
         XCTAssertEqual(v6.absoluteString, "http://[::1]:\(nginx.port)/a.txt")
         let response = try await RawConnection.request(port: nginx.port, host: "::1", "/a.txt")
         XCTAssertEqual(response.text, "six")
+        let log = try await nginx.waitForAccessLog("the IPv6 request") { $0.count == 1 }
+        XCTAssertEqual(log.map(\.serverAddress), ["::1"])
         await nginx.stop()
     }
 
