@@ -6,12 +6,16 @@ import XCTest
 /// failures, and that stopping leaves no process, port or directory behind.
 final class NginxServerTests: XCTestCase {
     private var root: URL!
+    /// Every server a test started, stopped in tearDown whatever the test did.
+    private var started: [NginxServer] = []
 
     override func setUp() async throws {
         root = try makeTemporaryDirectory()
     }
 
     override func tearDown() async throws {
+        for server in started { await server.stop() }
+        started = []
         try? FileManager.default.removeItem(at: root)
     }
 
@@ -27,7 +31,9 @@ final class NginxServerTests: XCTestCase {
             print("NginxServerTests skipped: \(reason)")
             throw XCTSkip(reason)
         }
-        return try result.get()
+        let server = try result.get()
+        started.append(server)
+        return server
     }
 
     private func leftovers() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: root.path) }
@@ -73,7 +79,6 @@ final class NginxServerTests: XCTestCase {
 
     func testListensOnIPv6LoopbackWhenTheMachineHasIt() async throws {
         let nginx = try await start(files: ["a.txt": Array("six".utf8)])
-        defer { Task { await nginx.stop() } }
         guard let v6 = nginx.ipv6URL(for: "/a.txt") else {
             throw XCTSkip("no IPv6 loopback on this machine: nginx listens on 127.0.0.1 only")
         }
@@ -82,7 +87,6 @@ final class NginxServerTests: XCTestCase {
         XCTAssertEqual(response.text, "six")
         let log = try await nginx.waitForAccessLog("the IPv6 request") { $0.count == 1 }
         XCTAssertEqual(log.map(\.serverAddress), ["::1"])
-        await nginx.stop()
     }
 
     func testLocationsRenderToNginxBehaviour() async throws {
@@ -95,7 +99,6 @@ final class NginxServerTests: XCTestCase {
             .exact("/flagged", .alias("files/a.png"),
                    .whileFileExists("flag", [.status(503), .header(name: "Retry-After", value: "1")])),
         ], files: ["files/a.png": png, "files/a.png.gz": GzipFile.stored(png), "flag": []])
-        defer { Task { await nginx.stop() } }
         let plain = try await RawConnection.request(port: nginx.port, "/static/a.png")
         XCTAssertEqual(plain.body, png)
         XCTAssertNil(plain.header("Content-Encoding"))
@@ -121,7 +124,6 @@ final class NginxServerTests: XCTestCase {
         let configuration = try String(contentsOf: nginx.configurationFile, encoding: .utf8)
         XCTAssertTrue(configuration.contains("master_process off;"))
         XCTAssertTrue(configuration.contains("access_log \"\(nginx.directory.path)/access.log\" imago;"))
-        await nginx.stop()
     }
 
     func testUnavailableNginxIsTypedAndLeavesNothing() async throws {
@@ -142,6 +144,7 @@ final class NginxServerTests: XCTestCase {
             .exact("no-slash", .status(404)),
             .exact("/a", .whileFileExists("f", [.alias("x")])),
             .exact("/a", .limitRate(bytesPerSecond: 0)),
+            .exact("/a", .redirect(status: 302, to: "/b?x=1")),
         ] {
             do {
                 _ = try await NginxServer.start(.init(locations: [location], temporaryRoot: root))

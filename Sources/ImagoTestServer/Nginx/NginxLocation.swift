@@ -56,7 +56,8 @@ public enum NginxDirective: Sendable, Hashable {
     case alias(String)
     /// `gzip on`: compress responses of these media types on the fly (chunked, no
     /// Content-Length) for clients that accept gzip, when the body has at least `minLength`
-    /// bytes. Defaults: PNG, JPEG and WebP; 20 bytes (nginx's own default minimum).
+    /// bytes, proxied requests included (`gzip_proxied any`), with `Vary: Accept-Encoding`.
+    /// Defaults: PNG, JPEG and WebP; 20 bytes (nginx's own default minimum).
     case gzip(types: [String] = ["image/png", "image/jpeg", "image/webp"], minLength: Int = 20)
     /// `gzip_static on`: answer a client that accepts gzip with `FILE.gz` from beside `FILE`
     /// (Content-Encoding gzip, the .gz file's Content-Length). With `always` (default false,
@@ -134,6 +135,9 @@ struct NginxConfigRenderer {
             }
             guard target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://") else {
                 throw .invalidConfiguration("redirect target \(target) is neither a path nor an http(s) URL")
+            }
+            guard !(keepingQuery && target.contains("?")) else {
+                throw .invalidConfiguration("redirect target \(target) has a query of its own; the request's cannot be kept")
             }
             let url = try Self.checked(target) + (keepingQuery ? "$is_args$args" : "")
             return ["return \(status) \"\(url)\";"]

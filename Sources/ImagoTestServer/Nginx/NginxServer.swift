@@ -9,9 +9,10 @@ import Synchronization
 /// let nginx = try await NginxServer.start(.init(
 ///     locations: [.prefix("/gzip/", .alias("files/"), .gzip())],
 ///     files: ["files/a.png": png]))
-/// defer { Task { await nginx.stop() } }   // or stop() in tearDown
-/// let url = nginx.url(for: "/gzip/a.png")
+/// let url = nginx.url(for: "/gzip/a.png")           // http://127.0.0.1:PORT/gzip/a.png
+/// // ... load it ...
 /// let lines = try await nginx.waitForAccessLog("a.png served") { $0.contains { $0.status == 200 } }
+/// await nginx.stop()                                 // in tearDown, so a failing test stops it too
 /// ```
 ///
 /// Lifetime: ``start(_:)`` makes a fresh temporary directory (`imago-nginx-<UUID>`: nginx.conf,
@@ -187,12 +188,17 @@ public final class NginxServer: Sendable {
         try? FileManager.default.removeItem(at: layout.directory)
     }
 
-    /// `path` (starting with `/`, a query may follow) on 127.0.0.1.
-    public func url(for path: String) -> URL { URL(string: baseURL.absoluteString + path)! }
+    /// `path` (starting with `/`, a query may follow) on 127.0.0.1. Characters not allowed in
+    /// a URL, such as spaces, are percent-encoded.
+    public func url(for path: String) -> URL { Self.url(baseURL, path) }
 
     /// `path` on [::1], or nil when nginx does not listen there.
-    public func ipv6URL(for path: String) -> URL? {
-        ipv6BaseURL.map { URL(string: $0.absoluteString + path)! }
+    public func ipv6URL(for path: String) -> URL? { ipv6BaseURL.map { Self.url($0, path) } }
+
+    private static func url(_ base: URL, _ path: String) -> URL {
+        if let url = URL(string: base.absoluteString + path) { return url }
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return URL(string: base.absoluteString + encoded) ?? base
     }
 
     /// Writes (or replaces) a docroot file; nginx serves it from the next request on.
