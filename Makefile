@@ -1,18 +1,32 @@
 # Imago: `make test` and `make bench` are the two commands; everything else supports them.
 SHELL := /bin/bash
-APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev
+# nginx: the real server the nginx integration tests start on loopback (Debian 12's `nginx` is
+# the binary itself, built with gzip_static, limit_rate and proxy; the tests skip without it).
+APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/imago
 
 .PHONY: deps build test bench bench-quick pillow corpus release conform
 
-# Installs the codec libraries' development packages when any is missing (idempotent).
+# Installs the codec libraries' development packages and nginx when any is missing
+# (idempotent, silent when all are there). nginx's postinst starts the system service on port 80
+# through invoke-rc.d (and on systemd hosts deb-systemd-invoke), which both ask
+# /usr/sbin/policy-rc.d first: where there is none, a temporary one answering 101 ("action
+# forbidden") is put there for the install and removed afterwards, so nothing is started, the
+# install does not fail in a container without an init system, and port 80 stays free. An
+# existing policy-rc.d (Docker images ship one that denies everything) is left as it is.
+POLICY_RC_D := /usr/sbin/policy-rc.d
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make deps: installing$$missing"; \
+	  if [ ! -e $(POLICY_RC_D) ]; then \
+	    trap '$(SUDO) rm -f $(POLICY_RC_D)' EXIT; \
+	    printf '#!/bin/sh\n# make deps: no service starts while packages install\nexit 101\n' \
+	      | $(SUDO) tee $(POLICY_RC_D) >/dev/null && $(SUDO) chmod 755 $(POLICY_RC_D); \
+	  fi; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi

@@ -32,10 +32,12 @@ final class RawConnection {
         self.outbound = outbound
     }
 
-    /// Opens a connection to 127.0.0.1:`port`, runs `body`, then closes the connection.
-    static func with<Result>(port: Int, _ body: (RawConnection) async throws -> Result) async throws -> Result {
+    /// Opens a connection to `host` (default 127.0.0.1; "::1" for IPv6 loopback):`port`, runs
+    /// `body`, then closes the connection.
+    static func with<Result>(port: Int, host: String = "127.0.0.1",
+                             _ body: (RawConnection) async throws -> Result) async throws -> Result {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
+            .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
@@ -99,9 +101,10 @@ final class RawConnection {
 
     /// One request on a connection of its own.
     static func request(
-        port: Int, _ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = []
+        port: Int, host: String = "127.0.0.1", _ path: String, method: HTTPMethod = .GET,
+        headers: [(String, String)] = []
     ) async throws -> RawResponse {
-        try await with(port: port) { try await $0.request(path, method: method, headers: headers) }
+        try await with(port: port, host: host) { try await $0.request(path, method: method, headers: headers) }
     }
 }
 

@@ -75,7 +75,14 @@ final class FetchOperation: Sendable {
             finish(.failure(.transport("not an HTTP response")))
             return false
         }
-        let expected = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
+        // A server may encode anyway (gzip_static always, objects stored pre-compressed): libcurl
+        // decodes, and the Content-Length counts encoded bytes, not the ones received here. It is
+        // then no expected length: no truncation is judged against it (libcurl fails a short
+        // encoded body itself), progress has no total, and the size limit applies to the decoded
+        // bytes as they arrive.
+        let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased()
+        let encoded = encoding.map { !$0.isEmpty && $0 != "identity" } ?? false
+        let expected = !encoded && response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
         let head = FetchResponseHead(
             statusCode: http.statusCode, expectedLength: expected,
             contentType: http.value(forHTTPHeaderField: "Content-Type"),

@@ -78,7 +78,9 @@ public struct FetchResult: Sendable {
     public var redirects: Int = 0
 }
 
-/// Bytes received so far; `expected` is nil when the response has no Content-Length.
+/// Bytes received so far; `expected` is nil when the response has no Content-Length (or, under
+/// URLSession, a Content-Encoding: libcurl reports decoded bytes, which the encoded length does
+/// not count).
 public struct FetchProgress: Sendable, Hashable {
     public var received: Int
     public var expected: Int?

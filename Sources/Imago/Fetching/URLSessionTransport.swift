@@ -41,6 +41,12 @@ public final class URLSessionTransport: ImageTransport {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
         urlRequest.timeoutInterval = max(1, request.idleTimeout.rounded(.up))
+        // The body as stored, unless the caller asked otherwise. libcurl would advertise gzip,
+        // deflate, br and zstd and hand over decoded bytes only: the Content-Length then counts
+        // bytes this transport never sees (a valid PNG from nginx's gzip_static failed as
+        // truncated(4682 of 4714 bytes)), and images are compressed already, so encoding them
+        // again gains nothing.
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let task = UncheckedTask(session.dataTask(with: urlRequest))
         // URLSessionTask.cancel() on Linux waits for the session's busy I/O queue (milliseconds

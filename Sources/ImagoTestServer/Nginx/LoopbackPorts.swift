@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#elseif canImport(Darwin)
+import Darwin
+private let streamSocket = SOCK_STREAM
+#endif
+
+/// Loopback sockets for starting a server on a port the test picks: nginx cannot report a
+/// kernel-chosen port back, so a free one is found by binding port 0, then handed to nginx.
+/// Another process may take it in between; the launcher retries with a new port when nginx
+/// says the address is in use.
+enum LoopbackPorts {
+    enum Family { case ipv4, ipv6 }
+
+    /// Whether [::1] can be bound here (containers often run without IPv6 loopback).
+    static var ipv6Available: Bool {
+        guard let fd = bound(.ipv6, port: 0) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A port free on 127.0.0.1 and, with `alsoIPv6`, on [::1] too, or nil after 50 tries.
+    static func freePort(alsoIPv6: Bool) -> Int? {
+        for _ in 0..<50 {
+            guard let v4 = bound(.ipv4, port: 0) else { return nil }
+            defer { close(v4) }
+            guard let port = localPort(v4) else { continue }
+            if !alsoIPv6 { return port }
+            if let v6 = bound(.ipv6, port: port) {
+                close(v6)
+                return port
+            }
+        }
+        return nil
+    }
+
+    /// Whether something accepts TCP connections on the loopback address of `family` at
+    /// `port` (a connect that succeeds, closed at once without sending a byte: nginx logs no
+    /// request for it).
+    static func accepts(_ family: Family, port: Int) -> Bool {
+        let fd = socket(family == .ipv4 ? AF_INET : AF_INET6, streamSocket, 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return withAddress(family, port: port) { address, length in connect(fd, address, length) == 0 }
+    }
+
+    private static func bound(_ family: Family, port: Int) -> Int32? {
+        let fd = socket(family == .ipv4 ? AF_INET : AF_INET6, streamSocket, 0)
+        guard fd >= 0 else { return nil }
+        let ok = withAddress(family, port: port) { address, length in bind(fd, address, length) == 0 }
+        if ok { return fd }
+        close(fd)
+        return nil
+    }
+
+    private static func localPort(_ fd: Int32) -> Int? {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
+        }
+        return ok ? Int(UInt16(bigEndian: address.sin_port)) : nil
+    }
+
+    private static func withAddress<T>(_ family: Family, port: Int,
+                                       _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        switch family {
+        case .ipv4:
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian   // 127.0.0.1
+            return withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        case .ipv6:
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = UInt16(port).bigEndian
+            withUnsafeMutableBytes(of: &address.sin6_addr) { $0[15] = 1 }   // ::1
+            return withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// One `location` block of a generated nginx.conf: which request paths it takes and what nginx
+/// does with them. Each test lists the locations it needs; everything else the server answers
+/// (a path no location takes) is a static file from the docroot, or nginx's own 404.
+///
+/// ```swift
+/// let locations: [NginxLocation] = [
+///     .prefix("/gzip/", .alias("files/"), .gzip()),
+///     .exact("/moved.png", .redirect(status: 308, to: "/files/a.png")),
+///     .prefix("/busy/", .status(503), .header(name: "Retry-After", value: "1")),
+/// ]
+/// ```
+public struct NginxLocation: Sendable, Hashable {
+    public enum Match: Sendable, Hashable {
+        /// `location = PATH`: this path only.
+        case exact(String)
+        /// `location PATH`: every path starting with it (the longest prefix wins, as in nginx).
+        case prefix(String)
+    }
+
+    public var match: Match
+    /// In order; nginx itself decides what runs when (a `return` ends the request in its
+    /// rewrite phase, headers are added to whatever answer goes out).
+    public var directives: [NginxDirective]
+
+    public init(_ match: Match, _ directives: [NginxDirective]) {
+        self.match = match
+        self.directives = directives
+    }
+
+    public static func exact(_ path: String, _ directives: NginxDirective...) -> NginxLocation {
+        NginxLocation(.exact(path), directives)
+    }
+
+    public static func prefix(_ path: String, _ directives: NginxDirective...) -> NginxLocation {
+        NginxLocation(.prefix(path), directives)
+    }
+}
+
+/// Where a proxying location sends its requests.
+public enum NginxUpstream: Sendable, Hashable {
+    /// An `http://host:port[/path]` URL, as nginx's `proxy_pass` takes it: with a path, the
+    /// location's prefix is replaced by that path; without one, the request path goes on as it is.
+    case url(URL)
+    /// `path` on this same nginx (127.0.0.1 and its port), for a location that must reach
+    /// another location with different request headers (see ``NginxDirective/proxyHeader(name:value:)``).
+    case thisServer(path: String)
+}
+
+/// What a location does. Each case renders to the nginx directives its comment names.
+public enum NginxDirective: Sendable, Hashable {
+    /// `alias`: serve this file or directory of the docroot (relative to it; `""` is the docroot
+    /// itself) instead of the request path under the docroot, which is what a location without
+    /// `alias` serves. For a prefix location ending in `/`, name a directory ending in `/`.
+    case alias(String)
+    /// `gzip on`: compress responses of these media types on the fly (chunked, no
+    /// Content-Length) for clients that accept gzip, when the body has at least `minLength`
+    /// bytes, proxied requests included (`gzip_proxied any`), with `Vary: Accept-Encoding`.
+    /// Defaults: PNG, JPEG and WebP; 20 bytes (nginx's own default minimum).
+    case gzip(types: [String] = ["image/png", "image/jpeg", "image/webp"], minLength: Int = 20)
+    /// `gzip_static on`: answer a client that accepts gzip with `FILE.gz` from beside `FILE`
+    /// (Content-Encoding gzip, the .gz file's Content-Length). With `always` (default false,
+    /// `gzip_static always`), answer every client so, whatever it accepts: what a server or CDN
+    /// with pre-compressed objects does.
+    case gzipStatic(always: Bool = false)
+    /// `limit_rate`: send each response at this many bytes per second. nginx lets the first
+    /// second's worth go at once, so only a body larger than the rate is slowed.
+    case limitRate(bytesPerSecond: Int)
+    /// `return STATUS URL`: a redirect (301, 302, 303, 307 or 308) to `to`, a path on this
+    /// server or an absolute http URL. With `keepingQuery` (default true) the request's query
+    /// string is carried over, so a test can tell its own requests apart along a chain.
+    case redirect(status: Int, to: String, keepingQuery: Bool = true)
+    /// `return STATUS`: this status with nginx's own short body (a 503 page, say).
+    case status(Int)
+    /// `add_header NAME "VALUE" [always]`. nginx adds headers only to 2xx and 3xx answers unless
+    /// `always` (default true) is set, so a `Retry-After` on a 503 needs it.
+    case header(name: String, value: String, always: Bool = true)
+    /// `proxy_pass`, with `proxy_buffering off` (bytes reach the client as the upstream sends
+    /// them, so a stalling upstream is a stalling response), HTTP/1.1 to the upstream, and
+    /// connect, send and read timeouts of `timeoutSeconds` (default 60: longer than any client
+    /// timeout a test sets, so the client gives up first).
+    case proxy(to: NginxUpstream, timeoutSeconds: Int = 60)
+    /// `proxy_set_header NAME "VALUE"`: a request header sent to the upstream in place of the
+    /// client's (an empty value drops the header).
+    case proxyHeader(name: String, value: String)
+    /// `if (-f DOCROOT/FILE) { ... }`: these directives apply only while the docroot holds that
+    /// file, so a test can switch a location's behaviour by creating or removing the file.
+    /// Inside: ``status(_:)``, ``redirect(status:to:keepingQuery:)``,
+    /// ``header(name:value:always:)``, ``limitRate(bytesPerSecond:)`` and ``gzip(types:minLength:)``
+    /// (what nginx allows in an `if` in a location).
+    case whileFileExists(String, [NginxDirective])
+}
+
+/// Turns locations into nginx.conf text, refusing anything that nginx would read differently
+/// from what the caller meant: no value may hold `$` (nginx would interpolate a variable),
+/// quotes, braces, semicolons, backslashes or control characters, and numbers must make sense.
+struct NginxConfigRenderer {
+    let docroot: String
+    let selfOrigin: String   // http://127.0.0.1:PORT
+
+    func render(_ location: NginxLocation) throws(NginxError) -> String {
+        let head: String
+        switch location.match {
+        case .exact(let path): head = "location = \(try Self.quoted(path: path))"
+        case .prefix(let path): head = "location \(try Self.quoted(path: path))"
+        }
+        var lines = ["        \(head) {"]
+        for directive in location.directives {
+            lines += try render(directive, nested: false).map { "            " + $0 }
+        }
+        lines.append("        }")
+        return lines.joined(separator: "\n")
+    }
+
+    private func render(_ directive: NginxDirective, nested: Bool) throws(NginxError) -> [String] {
+        switch directive {
+        case .alias(let relative):
+            guard !nested else { throw .invalidConfiguration("alias is not allowed inside whileFileExists") }
+            return ["alias \(try Self.quoted(docroot + "/" + Self.relativePath(relative)));"]
+        case .gzip(let types, let minLength):
+            guard !types.isEmpty, minLength >= 0 else { throw .invalidConfiguration("gzip needs media types and a minimum length >= 0") }
+            let list = try types.map { type throws(NginxError) in try Self.token(type, allowing: "/+.-*") }
+            return ["gzip on;", "gzip_types \(list.joined(separator: " "));", "gzip_min_length \(minLength);",
+                    "gzip_proxied any;", "gzip_vary on;"]
+        case .gzipStatic(let always):
+            guard !nested else { throw .invalidConfiguration("gzip_static is not allowed inside whileFileExists") }
+            return ["gzip_static \(always ? "always" : "on");"]
+        case .limitRate(let rate):
+            guard rate > 0 else { throw .invalidConfiguration("limit_rate must be positive (got \(rate))") }
+            return ["limit_rate \(rate);"]
+        case .redirect(let status, let target, let keepingQuery):
+            guard [301, 302, 303, 307, 308].contains(status) else {
+                throw .invalidConfiguration("\(status) is not a redirect status")
+            }
+            guard target.hasPrefix("/") || target.hasPrefix("http://") || target.hasPrefix("https://") else {
+                throw .invalidConfiguration("redirect target \(target) is neither a path nor an http(s) URL")
+            }
+            guard !(keepingQuery && target.contains("?")) else {
+                throw .invalidConfiguration("redirect target \(target) has a query of its own; the request's cannot be kept")
+            }
+            let url = try Self.checked(target) + (keepingQuery ? "$is_args$args" : "")
+            return ["return \(status) \"\(url)\";"]
+        case .status(let status):
+            guard (200...599).contains(status) else { throw .invalidConfiguration("status \(status) out of range") }
+            return ["return \(status);"]
+        case .header(let name, let value, let always):
+            return ["add_header \(try Self.token(name, allowing: "-")) \(try Self.quoted(value))\(always ? " always" : "");"]
+        case .proxy(let upstream, let timeout):
+            guard !nested else { throw .invalidConfiguration("proxy is not allowed inside whileFileExists") }
+            guard timeout > 0 else { throw .invalidConfiguration("proxy timeout must be positive") }
+            let target: String
+            switch upstream {
+            case .url(let url):
+                guard url.scheme == "http", url.host != nil else {
+                    throw .invalidConfiguration("proxy upstream \(url) is not an http URL with a host")
+                }
+                target = try Self.checked(url.absoluteString)
+            case .thisServer(let path):
+                target = selfOrigin + (try Self.checked(path: path))
+            }
+            return ["proxy_pass \(target);", "proxy_http_version 1.1;", "proxy_buffering off;",
+                    "proxy_connect_timeout \(timeout)s;", "proxy_send_timeout \(timeout)s;",
+                    "proxy_read_timeout \(timeout)s;"]
+        case .proxyHeader(let name, let value):
+            guard !nested else { throw .invalidConfiguration("proxy_set_header is not allowed inside whileFileExists") }
+            return ["proxy_set_header \(try Self.token(name, allowing: "-")) \(try Self.quoted(value));"]
+        case .whileFileExists(let relative, let inner):
+            guard !nested else { throw .invalidConfiguration("whileFileExists cannot be nested (nginx has no nested if)") }
+            var lines = ["if (-f \(try Self.quoted(docroot + "/" + Self.relativePath(relative)))) {"]
+            for directive in inner { lines += try render(directive, nested: true).map { "    " + $0 } }
+            lines.append("}")
+            return lines
+        }
+    }
+
+    private static func relativePath(_ path: String) -> String {
+        String(path.drop(while: { $0 == "/" }))
+    }
+
+    /// A value for a double-quoted nginx string: nothing nginx would interpret.
+    static func checked(_ value: String) throws(NginxError) -> String {
+        let refused: Set<Character> = ["$", "\"", "'", "\\", "{", "}", ";"]
+        if let bad = value.first(where: { refused.contains($0) || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } }) {
+            throw .invalidConfiguration("\(value.debugDescription) holds \(bad.debugDescription), which nginx would interpret")
+        }
+        return value
+    }
+
+    static func quoted(_ value: String) throws(NginxError) -> String { "\"\(try checked(value))\"" }
+
+    /// A request path: starts with `/`, no spaces (nginx matches the decoded path; tests
+    /// need none).
+    static func checked(path: String) throws(NginxError) -> String {
+        guard path.hasPrefix("/"), !path.contains(" ") else {
+            throw .invalidConfiguration("location path \(path.debugDescription) must start with / and hold no spaces")
+        }
+        return try checked(path)
+    }
+
+    static func quoted(path: String) throws(NginxError) -> String { "\"\(try checked(path: path))\"" }
+
+    /// A bare word: letters, digits and the given punctuation.
+    static func token(_ value: String, allowing extra: String) throws(NginxError) -> String {
+        guard !value.isEmpty, value.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || extra.contains($0) }) else {
+            throw .invalidConfiguration("\(value.debugDescription) is not a plain name")
+        }
+        return value
+    }
+}
