@@ -37,9 +37,15 @@ final class RunningCommand {
     private var buffered = Data()
     private(set) var lines: [String] = []
 
-    init(_ arguments: [String]) throws {
+    /// `temporaryDirectory`: the child's TMPDIR (default: inherited).
+    init(_ arguments: [String], temporaryDirectory: URL? = nil) throws {
         process.executableURL = CommandRunner.executable
         process.arguments = arguments
+        if let temporaryDirectory {
+            var environment = ProcessInfo.processInfo.environment
+            environment["TMPDIR"] = temporaryDirectory.path
+            process.environment = environment
+        }
         process.standardOutput = output
         process.standardError = errors
         try process.run()

@@ -55,8 +55,9 @@ final class LoadCommandTests: XCTestCase {
         XCTAssertEqual(Set(terminal.keys), Set(sources))
         XCTAssertEqual(terminal[upper]?["origin"] as? String, "network", "schemes are case-insensitive")
         XCTAssertEqual(terminal["FILE://" + png.path]?["origin"] as? String, "local")
-        XCTAssertEqual(terminal["ftp://127.0.0.1/a.png"]?["error"] as? String,
-                       "unsupportedScheme(ftp: only http and https are fetched; file URLs load as local files)")
+        XCTAssertEqual(terminal["ftp://127.0.0.1/a.png"]?["error"] as? String, "unsupportedScheme(ftp)")
+        XCTAssertEqual(terminal["ftp://127.0.0.1/a.png"]?["detail"] as? String,
+                       "unsupportedScheme(ftp): only http and https are fetched; file URLs load as local files")
         XCTAssertEqual(terminal["/no/such/file.png"]?["detail"] as? String,
                        "decoding(unreadable): cannot read /no/such/file.png: No such file or directory")
         let corruptDetail = try XCTUnwrap(terminal[corrupt.path]?["detail"] as? String)

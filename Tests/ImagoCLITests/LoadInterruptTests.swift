@@ -38,4 +38,26 @@ final class LoadInterruptTests: XCTestCase {
         held.open()
         try await server.shutdown()
     }
+
+    /// Without a disk cache the downloads live in a directory of the run's own under TMPDIR,
+    /// which is gone after the signal.
+    func testWithoutACacheTheRunsTemporaryDirectoryIsGoneAfterASignal() async throws {
+        let server = try await TestServer.start()
+        let held = Gate()
+        server.setRoute("/big.png", Route(body: [UInt8](repeating: 0x5a, count: 2 << 20),
+                                          faults: Faults(stallAfterBytes: 256 << 10, gate: held)))
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("imago-tmpdir-\(UUID())")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let command = try RunningCommand(["load", server.url(for: "/big.png").absoluteString, "--strategy", "file"],
+                                         temporaryDirectory: tmp)
+        XCTAssertTrue(command.readLines { (self.json($0)?["received"] as? Int ?? 0) >= 256 << 10 }, "\(command.lines)")
+        let during = try FileManager.default.subpathsOfDirectory(atPath: tmp.path)
+        XCTAssertTrue(during.contains { $0.contains(".tmp-imago-download-") }, "the download is under TMPDIR: \(during)")
+        let (status, stderr) = command.interrupt(with: SIGINT)
+        XCTAssertEqual(status, 130, stderr)
+        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: tmp.path), [], "nothing left under TMPDIR")
+        held.open()
+        try await server.shutdown()
+    }
 }

@@ -36,8 +36,9 @@ final class RetryAfterTests: XCTestCase {
             XCTAssertFalse(permanent.isTransient, "\(permanent)")
             XCTAssertNil(policy.delay(beforeRetry: 1, after: permanent), "\(permanent)")
         }
-        XCTAssertEqual(FetchError.httpStatus(503, retryAfter: .milliseconds(1500)).description,
-                       "httpStatus(503, retry after 1.5 s)")
+        XCTAssertEqual(FetchError.httpStatus(503, retryAfter: .milliseconds(1500)).description, "httpStatus(503)")
+        XCTAssertEqual(FetchError.httpStatus(503, retryAfter: .milliseconds(1500)).detail,
+                       "httpStatus(503): the server asked to retry after 1.5 s")
     }
 
     func testSchemesAreCaseInsensitiveAndOnlyHTTPIsFetched() throws {

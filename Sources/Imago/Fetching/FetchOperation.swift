@@ -169,9 +169,9 @@ final class FetchOperation: Sendable {
         let outcome: Result<FetchResult, FetchError>? = state.withLock { state in
             guard state.outcome == nil else { return nil }
             guard let head = state.head else {
-                return .failure(Self.map(error) ?? .transport("no response"))
+                return .failure(map(error) ?? .transport("no response"))
             }
-            let failure = Self.map(error)
+            let failure = map(error)
             if failure == .timedOut || failure == .cancelled { return .failure(failure!) }
             // A connection that closed early is a truncation, whatever the socket error says.
             if let expected = head.expectedLength, state.received < expected {
@@ -186,13 +186,14 @@ final class FetchOperation: Sendable {
         if let outcome { finish(outcome) }
     }
 
-    private static func map(_ error: Error?) -> FetchError? {
+    private func map(_ error: Error?) -> FetchError? {
         guard let error else { return nil }
         if let urlError = error as? URLError {
             switch urlError.code {
             case .cancelled: return .cancelled
             case .timedOut: return .timedOut
-            case .httpTooManyRedirects, .redirectToNonExistentLocation: return .tooManyRedirects(limit: 20)
+            case .httpTooManyRedirects: return .tooManyRedirects(limit: maxRedirects)
+            case .redirectToNonExistentLocation: return .transport("a redirect without a usable Location")
             case .unsupportedURL: return .unsupportedScheme(urlError.failingURL?.scheme ?? "unknown")
             case .badURL: return .invalidURL(urlError.localizedDescription)
             case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,

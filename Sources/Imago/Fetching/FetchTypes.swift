@@ -69,7 +69,8 @@ public struct FetchResult: Sendable {
     }
     public var head: FetchResponseHead
     public var body: Body
-    /// Body bytes as the server sent them (before any Content-Encoding is undone).
+    /// Body bytes received: as the server sent them (before any Content-Encoding is undone)
+    /// with AsyncHTTPClient; decoded bytes with URLSession, whose libcurl undoes the coding first.
     public var receivedBytes: Int
     /// The URL the body came from, after redirects (nil when the transport cannot tell).
     /// Default nil.
@@ -142,10 +143,21 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         code == 408 || code == 429 || (500...599).contains(code)
     }
 
+    /// `description` (the short, stable vocabulary scripts match on) with what only a person
+    /// needs: the wait a server asked for, why a scheme is refused.
+    public var detail: String {
+        switch self {
+        case .httpStatus(_, let wait?):
+            "\(description): the server asked to retry after \(wait.seconds.formatted3) s"
+        case .unsupportedScheme:
+            "\(description): only http and https are fetched; file URLs load as local files"
+        default: description
+        }
+    }
+
     public var description: String {
         switch self {
-        case .httpStatus(let code, nil): "httpStatus(\(code))"
-        case .httpStatus(let code, let wait?): "httpStatus(\(code), retry after \(wait.seconds.formatted3) s)"
+        case .httpStatus(let code, _): "httpStatus(\(code))"
         case .transport(let message): "transport(\(message))"
         case .timedOut: "timedOut"
         case .truncated(let expected, let received): "truncated(\(received) of \(expected) bytes)"
@@ -155,7 +167,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .fileSystem(let message): "fileSystem(\(message))"
         case .tls(let message): "tls(\(message))"
         case .tooManyRedirects(let limit): "tooManyRedirects(limit \(limit))"
-        case .unsupportedScheme(let scheme): "unsupportedScheme(\(scheme): only http and https are fetched; file URLs load as local files)"
+        case .unsupportedScheme(let scheme): "unsupportedScheme(\(scheme))"
         case .invalidURL(let reason): "invalidURL(\(reason))"
         }
     }

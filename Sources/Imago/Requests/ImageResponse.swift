@@ -38,11 +38,12 @@ public enum ImageLoadingError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// The whole explanation, for people: the codec's message, the unreadable file's path and
-    /// reason, the TLS failure, the wait a server asked for. `description` stays the short,
+    /// reason, the wait a server asked for, why a scheme is refused. `description` stays the short,
     /// stable vocabulary scripts match on.
     public var detail: String {
         switch self {
         case .decoding(let error): "\(description): \(error.description)"
+        case .fetch(let error): error.detail
         default: description
         }
     }

@@ -166,7 +166,7 @@ extension GoalCheck {
     static let throughputConcurrency = 8, throughputShare = 0.8
 
     /// With the default transport, the pipeline at concurrency 8 delivers at least 0.8× what the
-    /// cores decode alone (one core's decode-only rate × the number of cores).
+    /// cores decode alone (one core's decode-only rate × min(8, the number of cores)).
     static func throughputRow(_ results: [BenchResult]) -> GoalRow {
         let transport = BuiltInTransport.platformDefault.rawValue
         let goal = "throughput at concurrency \(throughputConcurrency) (\(transport)) vs the cores' decode-only rate"
@@ -178,9 +178,11 @@ extension GoalCheck {
                   $0.parameter("concurrency") == "\(throughputConcurrency)" && $0.parameter("transport") == transport
               })?.p50
         else { return GoalRow(goal: goal, target: target, measured: "—", verdict: .notMeasured) }
-        let share = rate / (single * cores)
+        // The cores eight loads can keep busy: all of them on this machine, eight on a bigger one.
+        let ideal = single * min(Double(throughputConcurrency), cores)
+        let share = rate / ideal
         return GoalRow(goal: goal, target: target,
-                       measured: String(format: "%.2f× (%.0f of %.0f images/s)", share, rate, single * cores),
+                       measured: String(format: "%.2f× (%.0f of %.0f images/s)", share, rate, ideal),
                        verdict: share >= throughputShare ? .pass : .miss)
     }
 }

@@ -60,13 +60,22 @@ struct LoadCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let signals = TerminationSignal()   // first, so an early Ctrl-C is not lost
+        // A closed reader (`imago load … | head -1`) makes writes fail with EPIPE instead of
+        // killing the process before it has cleaned up.
+        signal(SIGPIPE, SIG_IGN)
         let recorder = EventRecorder()
+        // Without a disk cache, downloads go to a directory of this run's own, removed at the
+        // end whatever happens: a download file lives until the last reference to its bytes
+        // goes, which can be after the pipeline's events say its work ended.
+        let downloads = try RunDirectory.make()
+        defer { downloads.remove() }
         let pipeline = ImagePipeline(configuration: .init(
             transport: transport.make(),
             memoryCache: noMemoryCache ? nil : MemoryCache(),
             diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) },
             fetchStrategy: strategy,
             idleTimeout: timeout,
+            temporaryDirectory: downloads.url,
             eventHandler: recorder.record))
         let options = DecodeOptions(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
         let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
@@ -85,9 +94,11 @@ struct LoadCommand: AsyncParsableCommand {
         }
         if let caught {
             let outcomes = await work.value
-            // The pipeline's fetches and decodes end on their own threads after the cancel;
-            // their temporary files are gone once each has ended.
-            let idle = await recorder.waitUntilIdle(timeout: .seconds(3))
+            // The pipeline's fetches and decodes end on their own threads after the cancel,
+            // removing their downloads; what is still there after the wait goes with the run's
+            // directory. (With --cache-dir, a leftover is the cache's sweep's.)
+            let ended = await recorder.waitUntilIdle(timeout: .seconds(3))
+            let idle = await downloads.waitUntilEmpty(timeout: .seconds(1)) && ended
             printSummary(recorder.events, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
             printError("interrupted by signal \(caught): loads cancelled" + (idle ? "" : "; some work had not ended after 3 s"))
             throw ExitCode(TerminationSignal.exitStatus(for: caught))

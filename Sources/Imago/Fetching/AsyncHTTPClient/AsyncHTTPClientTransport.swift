@@ -83,6 +83,13 @@ public final class AsyncHTTPClientTransport: ImageTransport {
             var outcome: Result<FetchResult, FetchError>?
             while outcome == nil, let next = await group.next() { outcome = next }
             group.cancelAll()
+            // A loser may still finish with a complete download (its last steps do not
+            // suspend, so the cancel cannot stop them): nobody will receive that file.
+            for await late in group {
+                if case .success(let result)? = late, case .file(let url) = result.body {
+                    try? FileManager.default.removeItem(at: url)
+                }
+            }
             return outcome ?? .failure(.cancelled)
         }
         if Task.isCancelled {

@@ -17,7 +17,7 @@ enum FetchErrorMapping {
             if client == .redirectLimitReached || client == .redirectCycleDetected {
                 return .tooManyRedirects(limit: redirectLimit)
             }
-            if client == .cancelled { return .cancelled }
+            if client == .cancelled { return cancelled() }
             if client == .tlsHandshakeTimeout { return .tls("the TLS handshake timed out") }
             if client == .invalidURL || client == .emptyHost || client == .emptyScheme {
                 return .invalidURL(client.description)
@@ -32,9 +32,15 @@ enum FetchErrorMapping {
     static func midBody(_ error: any Error, expected: Int?, received: Int) -> FetchError {
         if let fetchError = error as? FetchError { return fetchError }
         if error is CancellationError { return .cancelled }
-        if let client = error as? HTTPClientError, client == .cancelled { return .cancelled }
+        if let client = error as? HTTPClientError, client == .cancelled { return cancelled() }
         if let expected, received < expected { return .truncated(expected: expected, received: received) }
         return .transport(describe(error))
+    }
+
+    /// AsyncHTTPClient reports `.cancelled` both for a cancelled caller and for requests it
+    /// ended itself on `shutdown()`: only the first is a cancellation to the pipeline.
+    private static func cancelled() -> FetchError {
+        Task.isCancelled ? .cancelled : .transport("the HTTP client ended the request (it was shut down)")
     }
 
     /// A readable reason when `error` is a handshake or certificate failure.

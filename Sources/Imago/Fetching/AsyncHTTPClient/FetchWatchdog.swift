@@ -24,7 +24,9 @@ struct FetchWatchdog: Sendable {
     /// A watchdog for `idleTimeout` seconds of silence (off unless finite and positive) and an
     /// optional total limit counted from now.
     init(idleTimeout: Double, totalTimeout: Duration?) {
-        self.idleTimeout = idleTimeout.isFinite && idleTimeout > 0 ? .seconds(idleTimeout) : nil
+        // Past a billion seconds (31 years) a timeout means "never"; it also keeps
+        // `Duration.seconds(_:)` from trapping on values it cannot represent.
+        self.idleTimeout = idleTimeout > 0 && idleTimeout < 1e9 ? .seconds(idleTimeout) : nil
         self.deadline = totalTimeout.map { ContinuousClock.now.advanced(by: $0) }
     }
 
