@@ -87,7 +87,10 @@ final class FetchOperation: Sendable {
             statusCode: http.statusCode, expectedLength: expected,
             contentType: http.value(forHTTPHeaderField: "Content-Type"),
             etag: http.value(forHTTPHeaderField: "ETag"),
-            lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
+            lastModified: http.value(forHTTPHeaderField: "Last-Modified"),
+            headers: FetchResponseHead.fields(http.allHeaderFields.compactMap { name, value in
+                (name as? String).map { ($0, "\(value)") }
+            }))
         let (finalURL, redirects) = state.withLock { ($0.visited.last, $0.visited.count - 1) }
         if http.statusCode == 304 {
             finish(.success(FetchResult(head: head, body: .notModified, receivedBytes: 0,

@@ -56,6 +56,30 @@ public struct FetchResponseHead: Sendable, Hashable {
     public var contentType: String?
     public var etag: String?
     public var lastModified: String?
+    /// Every header field of the final response, names lowercased, repeated fields joined with
+    /// ", " (RFC 9110 §5.3): what the HTTP cache policy reads (`Cache-Control`, `Expires`,
+    /// `Date`, `Age`, `Vary`, `Accept-Ranges`...). Default empty.
+    public var headers: [String: String] = [:]
+
+    public init(statusCode: Int, expectedLength: Int? = nil, contentType: String? = nil, etag: String? = nil,
+                lastModified: String? = nil, headers: [String: String] = [:]) {
+        self.statusCode = statusCode
+        self.expectedLength = expectedLength
+        self.contentType = contentType
+        self.etag = etag
+        self.lastModified = lastModified
+        self.headers = headers
+    }
+
+    /// Header fields as `headers` keeps them: names lowercased, repeated fields joined.
+    public static func fields(_ pairs: some Sequence<(String, String)>) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in pairs {
+            let key = name.lowercased()
+            if let earlier = fields[key] { fields[key] = earlier + ", " + value } else { fields[key] = value }
+        }
+        return fields
+    }
 }
 
 /// A completed fetch.

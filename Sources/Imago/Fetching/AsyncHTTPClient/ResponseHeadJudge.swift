@@ -21,7 +21,8 @@ enum ResponseHeadJudge {
             expectedLength: contentLength(headers),
             contentType: headers.first(name: "Content-Type"),
             etag: headers.first(name: "ETag"),
-            lastModified: headers.first(name: "Last-Modified"))
+            lastModified: headers.first(name: "Last-Modified"),
+            headers: FetchResponseHead.fields(headers.map { ($0.name, $0.value) }))
         if code == 304 { return .notModified(head) }
         guard (200...299).contains(code) else {
             let retryAfter = FetchError.isTransientStatus(code) ? RetryAfter.parse(headers.first(name: "Retry-After")) : nil
