@@ -8,6 +8,8 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
     public internal(set) var totalRequests = 0
     /// ``totalRequests`` by path.
     public internal(set) var requestsByPath: [String: Int] = [:]
+    /// Requests carrying If-None-Match or If-Modified-Since (revalidations), by path.
+    public internal(set) var conditionalRequestsByPath: [String: Int] = [:]
     /// The path of every request, in the order their heads arrived (what a priority test reads).
     public internal(set) var requestOrder: [String] = []
     /// Response body bytes the socket accepted (headers and chunk framing excluded).
@@ -30,13 +32,15 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
 
     /// Requests for `path` so far.
     public func requests(for path: String) -> Int { requestsByPath[path, default: 0] }
+    /// Conditional requests (If-None-Match or If-Modified-Since) for `path` so far.
+    public func conditionalRequests(for path: String) -> Int { conditionalRequestsByPath[path, default: 0] }
     /// Body bytes sent for `path` so far.
     public func bodyBytesSent(for path: String) -> Int { bodyBytesSentByPath[path, default: 0] }
     /// Complete responses for `path` so far.
     public func responsesCompleted(for path: String) -> Int { responsesCompletedByPath[path, default: 0] }
 
     public var description: String {
-        "requests \(requestsByPath) (total \(totalRequests)), body bytes \(bodyBytesSentByPath) "
+        "requests \(requestsByPath) (total \(totalRequests), conditional \(conditionalRequestsByPath)), body bytes \(bodyBytesSentByPath) "
             + "(total \(totalBodyBytesSent)), completed \(responsesCompletedByPath), connections "
             + "opened \(connectionsOpened) closed \(connectionsClosed) by client \(connectionsClosedByClient)"
     }
@@ -63,6 +67,8 @@ public final class ServerCounters: Sendable {
 
     /// Requests for `path` so far.
     public func requests(for path: String) -> Int { snapshot.requests(for: path) }
+    /// Conditional requests (If-None-Match or If-Modified-Since) for `path` so far.
+    public func conditionalRequests(for path: String) -> Int { snapshot.conditionalRequests(for: path) }
     /// Body bytes sent for `path` so far.
     public func bodyBytesSent(for path: String) -> Int { snapshot.bodyBytesSent(for: path) }
     /// Complete responses for `path` so far.
@@ -88,10 +94,11 @@ public final class ServerCounters: Sendable {
 
     // MARK: Recording, called by the connection handlers.
 
-    func requestReceived(path: String) {
+    func requestReceived(path: String, conditional: Bool) {
         state.update {
             $0.totalRequests += 1
             $0.requestsByPath[path, default: 0] += 1
+            if conditional { $0.conditionalRequestsByPath[path, default: 0] += 1 }
             $0.requestOrder.append(path)
         }
     }

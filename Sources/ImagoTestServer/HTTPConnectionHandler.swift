@@ -50,7 +50,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .head(let head):
             pendingHead = head
             responseInProgress = true
-            core.counters.requestReceived(path: Self.path(of: head.uri))
+            core.counters.requestReceived(
+                path: Self.path(of: head.uri),
+                conditional: head.headers.contains(name: "If-None-Match") || head.headers.contains(name: "If-Modified-Since"))
         case .body:
             break  // request bodies are not used; GET and HEAD have none
         case .end:

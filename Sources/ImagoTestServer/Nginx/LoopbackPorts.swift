@@ -45,6 +45,26 @@ enum LoopbackPorts {
         return withAddress(family, port: port) { address, length in connect(fd, address, length) == 0 }
     }
 
+    /// The whole response (head and body) to `GET path HTTP/1.0` on 127.0.0.1:`port`, read
+    /// until the server closes, or nil when the connection fails. For small answers such as
+    /// nginx's `stub_status` page; blocks the calling thread while it waits (milliseconds).
+    static func get(port: Int, path: String) -> String? {
+        let fd = socket(AF_INET, streamSocket, 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard withAddress(.ipv4, port: port, { address, length in connect(fd, address, length) == 0 }) else { return nil }
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 { return nil }
+            if count == 0 { return String(decoding: response, as: UTF8.self) }
+            response += buffer[..<count]
+        }
+    }
+
     private static func bound(_ family: Family, port: Int) -> Int32? {
         let fd = socket(family == .ipv4 ? AF_INET : AF_INET6, streamSocket, 0)
         guard fd >= 0 else { return nil }

@@ -22,17 +22,21 @@ public struct NginxAccessLogEntry: Sendable, Hashable, CustomStringConvertible {
     /// The address the request came in on (`$server_addr`): `127.0.0.1` or `::1`.
     public var serverAddress: String
 
+    /// What a caching proxy did (`$upstream_cache_status`: MISS, HIT, EXPIRED, REVALIDATED,
+    /// STALE, UPDATING, BYPASS), nil where the location does not cache.
+    public var cacheStatus: String?
+
     /// ``requestURI`` without its query.
     public var path: String { String(requestURI.prefix(while: { $0 != "?" })) }
 
     /// The `log_format` these entries are parsed from: tab-separated (nginx escapes a tab or
     /// quote inside a value, so the fields cannot run into each other).
-    static let logFormat = #""$request_uri\t$status\t$body_bytes_sent\t$sent_http_content_encoding\t$http_accept_encoding\t$request_completion\t$server_addr""#
+    static let logFormat = #""$request_uri\t$status\t$body_bytes_sent\t$sent_http_content_encoding\t$http_accept_encoding\t$request_completion\t$server_addr\t$upstream_cache_status""#
 
     /// Parses one line; nil for a line that is not in ``logFormat`` (a partly written last line).
     init?(line: Substring) {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-        guard fields.count == 7, let status = Int(fields[1]), let sent = Int(fields[2]) else { return nil }
+        guard fields.count == 8, let status = Int(fields[1]), let sent = Int(fields[2]) else { return nil }
         func optional(_ field: Substring) -> String? { field.isEmpty || field == "-" ? nil : String(field) }
         requestURI = String(fields[0])
         self.status = status
@@ -41,6 +45,7 @@ public struct NginxAccessLogEntry: Sendable, Hashable, CustomStringConvertible {
         acceptEncoding = optional(fields[4])
         completed = fields[5] == "OK"
         serverAddress = String(fields[6])
+        cacheStatus = optional(fields[7])
     }
 
     /// All complete lines of a log's text, in order (a last line without its newline yet is
@@ -53,5 +58,6 @@ public struct NginxAccessLogEntry: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "\(requestURI) \(status) \(bodyBytesSent) bytes"
             + (contentEncoding.map { " (\($0))" } ?? "") + (completed ? "" : " incomplete")
+            + (cacheStatus.map { " cache \($0)" } ?? "")
     }
 }

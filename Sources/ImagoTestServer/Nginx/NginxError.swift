@@ -18,6 +18,8 @@ public enum NginxError: Error, Sendable, Equatable, CustomStringConvertible {
     case startupTimedOut(seconds: Double, log: String)
     /// An awaited access-log condition did not hold in time (what was awaited, and the log).
     case accessLogTimedOut(String)
+    /// The `stub_status` page could not be fetched or read (why, with what nginx sent).
+    case statusUnreadable(String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum NginxError: Error, Sendable, Equatable, CustomStringConvertible {
         case .exitedDuringStartup(let status, let log): "nginx exited during start-up (status \(status)):\n\(log)"
         case .startupTimedOut(let seconds, let log): "nginx not accepting after \(seconds) s:\n\(log)"
         case .accessLogTimedOut(let what): "nginx access log: timed out waiting for \(what)"
+        case .statusUnreadable(let reason): "nginx status: \(reason)"
         }
     }
 }

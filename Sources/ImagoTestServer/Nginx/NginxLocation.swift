@@ -81,6 +81,22 @@ public enum NginxDirective: Sendable, Hashable {
     /// connect, send and read timeouts of `timeoutSeconds` (default 60: longer than any client
     /// timeout a test sets, so the client gives up first).
     case proxy(to: NginxUpstream, timeoutSeconds: Int = 60)
+    /// A caching reverse proxy: `proxy_pass` to `to` through the server's one shared cache
+    /// zone (see ``NginxProxyCache``), with `proxy_buffering on` (nginx caches only what it
+    /// buffers), the cache key `$scheme$proxy_host$request_uri`, and an `X-Cache-Status`
+    /// response header from `$upstream_cache_status` (MISS, HIT, EXPIRED, REVALIDATED, ...).
+    /// nginx honours the origin's `Cache-Control` and `Expires` (`s-maxage` before `max-age`;
+    /// `no-store`, `no-cache` and `private` are not cached) and caches nothing without them.
+    /// `lock` (default true, `proxy_cache_lock`): concurrent misses for one key make one origin
+    /// request and the others wait for its entry (nginx re-checks every 500 ms).
+    /// `revalidate` (default true, `proxy_cache_revalidate`): a stale entry is refreshed with a
+    /// conditional request (If-None-Match / If-Modified-Since) instead of a full one.
+    /// `timeoutSeconds` (default 60): connect, send and read timeouts, and how long a request
+    /// waits on the lock before going to the origin itself.
+    case cachingProxy(to: NginxUpstream, lock: Bool = true, revalidate: Bool = true, timeoutSeconds: Int = 60)
+    /// `stub_status`: nginx's connection and request counters as text, read with
+    /// ``NginxServer/requestsInProgress(statusPath:)``.
+    case stubStatus
     /// `proxy_set_header NAME "VALUE"`: a request header sent to the upstream in place of the
     /// client's (an empty value drops the header).
     case proxyHeader(name: String, value: String)
@@ -149,19 +165,17 @@ struct NginxConfigRenderer {
         case .proxy(let upstream, let timeout):
             guard !nested else { throw .invalidConfiguration("proxy is not allowed inside whileFileExists") }
             guard timeout > 0 else { throw .invalidConfiguration("proxy timeout must be positive") }
-            let target: String
-            switch upstream {
-            case .url(let url):
-                guard url.scheme == "http", url.host != nil else {
-                    throw .invalidConfiguration("proxy upstream \(url) is not an http URL with a host")
-                }
-                target = try Self.checked(url.absoluteString)
-            case .thisServer(let path):
-                target = selfOrigin + (try Self.checked(path: path))
-            }
+            let target = try proxyTarget(upstream)
             return ["proxy_pass \(target);", "proxy_http_version 1.1;", "proxy_buffering off;",
                     "proxy_connect_timeout \(timeout)s;", "proxy_send_timeout \(timeout)s;",
                     "proxy_read_timeout \(timeout)s;"]
+        case .cachingProxy(let upstream, let lock, let revalidate, let timeout):
+            guard !nested else { throw .invalidConfiguration("cachingProxy is not allowed inside whileFileExists") }
+            return try NginxProxyCache.directives(
+                target: proxyTarget(upstream), lock: lock, revalidate: revalidate, timeoutSeconds: timeout)
+        case .stubStatus:
+            guard !nested else { throw .invalidConfiguration("stub_status is not allowed inside whileFileExists") }
+            return ["stub_status;"]
         case .proxyHeader(let name, let value):
             guard !nested else { throw .invalidConfiguration("proxy_set_header is not allowed inside whileFileExists") }
             return ["proxy_set_header \(try Self.token(name, allowing: "-")) \(try Self.quoted(value));"]
@@ -171,6 +185,19 @@ struct NginxConfigRenderer {
             for directive in inner { lines += try render(directive, nested: true).map { "    " + $0 } }
             lines.append("}")
             return lines
+        }
+    }
+
+    /// The `proxy_pass` target of an upstream: an http URL with a host, or a path here.
+    private func proxyTarget(_ upstream: NginxUpstream) throws(NginxError) -> String {
+        switch upstream {
+        case .url(let url):
+            guard url.scheme == "http", url.host != nil else {
+                throw .invalidConfiguration("proxy upstream \(url) is not an http URL with a host")
+            }
+            return try Self.checked(url.absoluteString)
+        case .thisServer(let path):
+            return selfOrigin + (try Self.checked(path: path))
         }
     }
 

@@ -235,6 +235,23 @@ public final class NginxServer: Sendable {
         }
     }
 
+    /// Requests nginx is working on right now (reading their body, waiting on an upstream or a
+    /// cache lock, or sending), the status request itself excluded, from the `stub_status` page
+    /// at `statusPath` (a location with ``NginxDirective/stubStatus``). What a test waits on to
+    /// know that N clients are all inside nginx before it lets the origin answer.
+    public func requestsInProgress(statusPath: String) throws(NginxError) -> Int {
+        guard let page = LoopbackPorts.get(port: port, path: statusPath) else {
+            throw .statusUnreadable("cannot fetch \(statusPath) from nginx on port \(port)")
+        }
+        // "Reading: 0 Writing: 3 Waiting: 1": this request is one of the writing ones.
+        let words = page.split(whereSeparator: \.isWhitespace)
+        guard page.hasPrefix("HTTP/1.1 200"), let label = words.firstIndex(of: "Writing:"), label + 1 < words.count,
+              let count = Int(words[label + 1]) else {
+            throw .statusUnreadable("\(statusPath) is not a stub_status page: \(page.prefix(300))")
+        }
+        return count - 1
+    }
+
     /// nginx's standard error and error.log (the last 8,000 characters), for failure messages.
     public var diagnostics: String { layout.diagnostics }
 }
