@@ -5,7 +5,7 @@ import Foundation
 public enum ReportSummary {
     public static func rows(_ results: [BenchResult]) -> [(question: String, answer: String)] {
         [decode(results), thumbnails(results), fetch(results), cache(results), cancellation(results),
-         coalescing(results), throughput(results), pressure(results)].compactMap { $0 }
+         coalescing(results), throughput(results), pressure(results), proxyTier(results)].compactMap { $0 }
     }
 
     public static func markdown(_ results: [BenchResult]) -> String {
@@ -126,6 +126,20 @@ public enum ReportSummary {
         guard !parts.isEmpty else { return nil }
         return ("Throughput: how many images per second, per transport?",
                 parts.joined(separator: "; ") + (single.map { String(format: "; one core decodes %.0f/s alone", $0) } ?? ""))
+    }
+
+    static func proxyTier(_ results: [BenchResult]) -> (String, String)? {
+        let fleet = results.filter { $0.scenario == "proxy-tier" }.compactMap { $0.parameter("processes") }
+            .max { (Int($0) ?? 0) < (Int($1) ?? 0) }
+        guard let fleet else { return nil }
+        let parts = ["direct", "proxy-cold", "proxy-warm"].compactMap { tier -> String? in
+            let match = ["processes": fleet, "tier": tier]
+            guard let requests = p50(results, "proxy-tier", "origin-requests", match),
+                  let median = p50(results, "proxy-tier", "time-to-pixels-median", match),
+                  let slowest = p50(results, "proxy-tier", "time-to-pixels-max", match) else { return "\(tier) skipped" }
+            return String(format: "%@ %.0f origin request(s), time to pixels %.0f ms (slowest %.0f ms)", tier, requests, median, slowest)
+        }
+        return ("Shared cache tier: \(fleet) processes, one image", parts.joined(separator: "; "))
     }
 
     static func pressure(_ results: [BenchResult]) -> (String, String)? {

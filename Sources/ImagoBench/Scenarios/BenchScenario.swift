@@ -44,7 +44,7 @@ public protocol BenchScenario: Sendable {
 public enum BenchScenarios {
     public static let all: [any BenchScenario] = [
         DecodeScenario(), ThumbnailScenario(), FetchStrategyScenario(), CacheScenario(),
-        CancellationScenario(), CoalescingScenario(), ThroughputScenario(), PressureScenario(),
+        CancellationScenario(), CoalescingScenario(), ThroughputScenario(), PressureScenario(), ProxyTierScenario(),
     ]
 
     public static var names: [String] { all.map(\.name) }
