@@ -41,13 +41,13 @@ class DiskCacheTestCase: XCTestCase {
 
     /// A cache on `cacheDirectory` with the test clock, or the real one when it must agree with
     /// another process's.
-    func makeCache(sizeLimit: Int = 1 << 20, ttl: Duration? = nil, grace: Duration = .seconds(600),
+    func makeCache(sizeLimit: Int = 1 << 20, grace: Duration = .seconds(600),
                    realClock: Bool = false) throws -> DiskCache {
         let clock: TestClock = self.clock
         var now: @Sendable () -> Date = { clock.now() }
         if realClock { now = { Date() } }
         return try DiskCache(directory: cacheDirectory, configuration: .init(
-            sizeLimit: sizeLimit, timeToLive: ttl, temporaryFileGracePeriod: grace, now: now))
+            sizeLimit: sizeLimit, temporaryFileGracePeriod: grace, now: now))
     }
 
     /// Names in the cache directory except the lock file, sorted.

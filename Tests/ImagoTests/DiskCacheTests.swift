@@ -6,7 +6,6 @@ final class DiskCacheTests: DiskCacheTestCase {
     func testDefaultsAreStated() {
         let configuration = DiskCache.Configuration()
         XCTAssertEqual(configuration.sizeLimit, 256 << 20)
-        XCTAssertNil(configuration.timeToLive)
         XCTAssertEqual(configuration.temporaryFileGracePeriod, .seconds(600))
         XCTAssertEqual(configuration.sweepInterval, .seconds(3600))
         XCTAssertTrue(configuration.synchronizesWrites)
@@ -21,7 +20,6 @@ final class DiskCacheTests: DiskCacheTestCase {
         XCTAssertEqual(entry.byteCount, 5000)
         XCTAssertEqual(entry.metadata, metadata)
         XCTAssertEqual(entry.storedAt, clock.now())
-        XCTAssertFalse(entry.isStale)
         XCTAssertEqual(try entry.data(), payload)
         XCTAssertEqual(try Data(contentsOf: entry.url), payload, "url is a plain file of exactly the bytes")
         XCTAssertNil(cache.entry(forKey: "https://example.com/a.jpg?w=200"))
@@ -83,31 +81,36 @@ final class DiskCacheTests: DiskCacheTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: source.path), "a refused file stays the caller's")
     }
 
-    func testTimeToLiveAndRefreshAfterRevalidation() throws {
-        let cache = try makeCache(ttl: .seconds(60))
+    func testRefreshAfterRevalidationRestampsTheEntryAndKeepsItsBytes() throws {
+        let cache = try makeCache()
         try cache.store(bytes(100, seed: 1), forKey: "k", metadata: .init(etag: "v1"))
-        clock.advance(by: 59)
-        XCTAssertEqual(cache.entry(forKey: "k")?.isStale, false)
-        clock.advance(by: 2)
+        clock.advance(by: 61)
         let stale = try XCTUnwrap(cache.entry(forKey: "k"))
-        XCTAssertTrue(stale.isStale, "stale entries are still returned, for revalidation")
         XCTAssertEqual(stale.metadata.etag, "v1")
 
-        XCTAssertTrue(try cache.refresh(forKey: "k", metadata: .init(etag: "v2", lastModified: "yesterday")))
+        let refreshed = DiskCache.Metadata(etag: "v2", lastModified: "yesterday", responseHeaders: ["cache-control": "max-age=60"],
+                                           varyingRequestHeaders: ["accept-encoding": "identity"],
+                                           requestedAt: clock.now() - 1, receivedAt: clock.now())
+        XCTAssertTrue(try cache.refresh(forKey: "k", metadata: refreshed))
         let fresh = try XCTUnwrap(cache.entry(forKey: "k"))
-        XCTAssertFalse(fresh.isStale)
         XCTAssertEqual(fresh.storedAt, clock.now())
-        XCTAssertEqual(fresh.metadata, .init(etag: "v2", lastModified: "yesterday"))
+        XCTAssertEqual(fresh.metadata, refreshed, "every field of the metadata survives the sidecar")
         XCTAssertEqual(try fresh.data(), bytes(100, seed: 1))
         XCTAssertFalse(try cache.refresh(forKey: "absent", metadata: .init()))
         XCTAssertEqual(cache.totalSize, try directorySize())
     }
 
-    func testNoTimeToLiveMeansNeverStale() throws {
-        let cache = try makeCache()
-        try cache.store(bytes(10, seed: 1), forKey: "k")
-        clock.advance(by: 10 * 365 * 86400)
-        XCTAssertEqual(cache.entry(forKey: "k")?.isStale, false)
+    func testMetadataSurvivesReopeningTheCache() throws {
+        let metadata = DiskCache.Metadata(etag: "\"e\"", responseHeaders: ["cache-control": "max-age=5", "date": "Sun, 06 Nov 1994 08:49:37 GMT"],
+                                          requestedAt: Date(timeIntervalSince1970: 100), receivedAt: Date(timeIntervalSince1970: 101.5))
+        try makeCache().store(bytes(10, seed: 1), forKey: "k", metadata: metadata)
+        XCTAssertEqual(try makeCache().entry(forKey: "k")?.metadata, metadata)
+    }
+
+    func testSidecarsWrittenBeforeTheHTTPFieldsStillRead() throws {
+        let old = #"{"byteCount":3,"etag":"\"x\"","key":"k","payloadInode":1,"storedAt":5,"version":1}"#
+        let sidecar = try XCTUnwrap(DiskCacheSidecar.decode(Data(old.utf8)))
+        XCTAssertEqual(sidecar.metadata, DiskCache.Metadata(etag: "\"x\""))
     }
 
     func testStoreFileAtMovesTheFile() throws {

@@ -188,14 +188,18 @@ final class PipelineTests: XCTestCase {
     }
 
     func testDiskHitAfterRestartAndCorruptEntryIsRefetched() async throws {
+        // Fresh for an hour: the disk entry is used without asking (HTTP freshness has tests of its own).
+        server.setRoute("/a.jpg", Route(body: jpeg, contentType: "image/jpeg", faults: Faults(headers: ["Cache-Control": "max-age=3600"])))
         for strategy in FetchStrategy.allCases {
             try? FileManager.default.removeItem(at: cacheDirectory)
             let requestsBefore = server.counters.requests(for: "/a.jpg")
             let first = try await pipeline(strategy, disk: true).response(for: request("/a.jpg"))
             XCTAssertEqual(first.origin, .network)
+            XCTAssertEqual(first.diskCache, .stored)
             let restarted = try pipeline(strategy, disk: true)
             let second = try await restarted.response(for: request("/a.jpg"))
             XCTAssertEqual(second.origin, .disk)
+            XCTAssertEqual(second.diskCache, .fresh)
             XCTAssertEqual(second.pixels, first.pixels)
             XCTAssertEqual(restarted.cachedResponse(for: request("/a.jpg"))?.origin, .memory, "promoted (CACHE-2)")
             XCTAssertEqual(server.counters.requests(for: "/a.jpg"), requestsBefore + 1)
@@ -206,6 +210,7 @@ final class PipelineTests: XCTestCase {
             try Data(repeating: 0x42, count: entry.byteCount).write(to: entry.url)
             let third = try await pipeline(strategy, disk: true).response(for: request("/a.jpg"))
             XCTAssertEqual(third.origin, .network, "a corrupt disk entry is a miss (CACHE-4)")
+            XCTAssertEqual(third.diskCache, .stored, "the corrupt entry was removed, so this is a new one")
             XCTAssertEqual(third.pixels, first.pixels)
         }
     }

@@ -72,9 +72,9 @@ final class RetryAndSourceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Mutex(Date(timeIntervalSince1970: 1_000_000))
         func pipeline() throws -> ImagePipeline {
-            let disk = try DiskCache(directory: directory, configuration: .init(
-                timeToLive: .seconds(60), now: { now.withLock { $0 } }))
-            return ImagePipeline(configuration: .init(memoryCache: nil, diskCache: disk))
+            let disk = try DiskCache(directory: directory, configuration: .init(now: { now.withLock { $0 } }))
+            return ImagePipeline(configuration: .init(memoryCache: nil, diskCache: disk,
+                                                      httpCachePolicy: .init(timeToLive: .seconds(60))))
         }
         let request = ImageRequest(source: .url(server.url(for: "/cached.png")))
         let first = try await pipeline().response(for: request)

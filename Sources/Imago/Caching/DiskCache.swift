@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A size-limited directory of original encoded image bytes with HTTP validators: the second
+/// A size-limited directory of original encoded image bytes with their HTTP metadata: the second
 /// level of the loading pipeline. Synchronous and thread-safe; calls block on file I/O, so the
 /// pipeline calls it off the main actor. Several processes may share one directory.
 ///
@@ -32,9 +32,6 @@ public final class DiskCache: Sendable {
     public struct Configuration: Sendable {
         /// Most bytes held: payloads plus sidecars (default 256 MiB).
         public var sizeLimit: Int
-        /// Age after which an entry is stale (`Entry.isStale`), i.e. should be revalidated before
-        /// use (default nil: never stale). Stale entries are still returned, never removed for it.
-        public var timeToLive: Duration?
         /// Temporary files younger than this are left alone by sweeps (default 10 minutes):
         /// they may be another live process's write in flight. Older ones are crash leftovers.
         public var temporaryFileGracePeriod: Duration
@@ -44,18 +41,17 @@ public final class DiskCache: Sendable {
         /// fsync each temporary file before publishing it (default true), so a crash cannot
         /// leave a visible entry whose blocks never reached the disk.
         public var synchronizesWrites: Bool
-        /// The clock for `storedAt`, staleness, recorded access times and sweeps
+        /// The clock for `storedAt`, recorded access times and sweeps, and the one the pipeline
+        /// judges HTTP freshness of this cache's entries by
         /// (default `Date.init`); inject one in tests.
         public var now: @Sendable () -> Date
 
         public init(sizeLimit: Int = 256 << 20,
-                    timeToLive: Duration? = nil,
                     temporaryFileGracePeriod: Duration = .seconds(600),
                     sweepInterval: Duration = .seconds(3600),
                     synchronizesWrites: Bool = true,
                     now: @escaping @Sendable () -> Date = Date.init) {
             self.sizeLimit = sizeLimit
-            self.timeToLive = timeToLive
             self.temporaryFileGracePeriod = temporaryFileGracePeriod
             self.sweepInterval = sweepInterval
             self.synchronizesWrites = synchronizesWrites
@@ -226,12 +222,6 @@ public final class DiskCache: Sendable {
               let payload = try? DiskFileIO.status(path), sidecar.describes(payload)
         else { return nil }
         return Entry(key: key, url: URL(fileURLWithPath: path), byteCount: sidecar.byteCount,
-                     metadata: sidecar.metadata, storedAt: sidecar.storedDate,
-                     isStale: isStale(storedAt: sidecar.storedDate))
-    }
-
-    func isStale(storedAt: Date) -> Bool {
-        guard let ttl = configuration.timeToLive else { return false }
-        return configuration.now().timeIntervalSince(storedAt) > ttl.seconds
+                     metadata: sidecar.metadata, storedAt: sidecar.storedDate)
     }
 }

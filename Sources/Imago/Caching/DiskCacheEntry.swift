@@ -1,17 +1,35 @@
 import Foundation
 
 extension DiskCache {
-    /// The HTTP validators kept with an entry, for conditional revalidation
-    /// (`If-None-Match` / `If-Modified-Since`) once the entry is stale.
+    /// What is kept of the HTTP response with an entry: its validators, for conditional
+    /// revalidation (`If-None-Match` / `If-Modified-Since`), and what `HTTPCachePolicy` needs to
+    /// judge freshness and `Vary` after a restart. Written with the entry (and by `refresh`), in
+    /// the sidecar, as crash-safely as the entry itself.
     public struct Metadata: Sendable, Equatable, Codable {
         /// The response's `ETag`, verbatim (default nil).
         public var etag: String?
         /// The response's `Last-Modified`, verbatim (default nil).
         public var lastModified: String?
+        /// The response header fields that decide reuse, names lowercased (`cache-control`,
+        /// `expires`, `date`, `age`, `vary`...). Default empty.
+        public var responseHeaders: [String: String]
+        /// The values, as sent, of the request header fields the response's `Vary` names (absent
+        /// ones left out), lowercased names. Default empty.
+        public var varyingRequestHeaders: [String: String]
+        /// When the request that got the response (or its last 304) was sent, by the cache's
+        /// clock. Default nil: unknown, and `Entry.storedAt` stands in.
+        public var requestedAt: Date?
+        /// When that response arrived, by the cache's clock. Default nil: `Entry.storedAt`.
+        public var receivedAt: Date?
 
-        public init(etag: String? = nil, lastModified: String? = nil) {
+        public init(etag: String? = nil, lastModified: String? = nil, responseHeaders: [String: String] = [:],
+                    varyingRequestHeaders: [String: String] = [:], requestedAt: Date? = nil, receivedAt: Date? = nil) {
             self.etag = etag
             self.lastModified = lastModified
+            self.responseHeaders = responseHeaders
+            self.varyingRequestHeaders = varyingRequestHeaders
+            self.requestedAt = requestedAt
+            self.receivedAt = receivedAt
         }
     }
 
@@ -28,10 +46,8 @@ extension DiskCache {
         public let byteCount: Int
         public let metadata: Metadata
         /// When the entry was stored or last revalidated (`refresh`), by the cache's clock.
+        /// Whether it may still be used without asking the server is `HTTPCachePolicy`'s call.
         public let storedAt: Date
-        /// True when a time-to-live is configured and `storedAt` is older than it: the bytes
-        /// are still usable, but should be revalidated with `metadata`'s validators.
-        public let isStale: Bool
 
         /// Reads the whole payload into memory. Throws if the file is gone or no longer has
         /// `byteCount` bytes (evicted or replaced since the lookup).
@@ -62,6 +78,14 @@ struct DiskCacheSidecar: Codable, Equatable {
     var storedAt: Double
     var etag: String?
     var lastModified: String?
+    // Optional, so sidecars written before they existed still read (as "unknown"), and older
+    // readers ignore them: no version change was needed.
+    var responseHeaders: [String: String]?
+    var varyingRequestHeaders: [String: String]?
+    /// Seconds since 1970.
+    var requestedAt: Double?
+    /// Seconds since 1970.
+    var receivedAt: Double?
 
     init(key: String, byteCount: Int, payloadInode: UInt64, storedAt: Date, metadata: DiskCache.Metadata) {
         self.key = key
@@ -70,9 +94,18 @@ struct DiskCacheSidecar: Codable, Equatable {
         self.storedAt = storedAt.timeIntervalSince1970
         self.etag = metadata.etag
         self.lastModified = metadata.lastModified
+        self.responseHeaders = metadata.responseHeaders.isEmpty ? nil : metadata.responseHeaders
+        self.varyingRequestHeaders = metadata.varyingRequestHeaders.isEmpty ? nil : metadata.varyingRequestHeaders
+        self.requestedAt = metadata.requestedAt?.timeIntervalSince1970
+        self.receivedAt = metadata.receivedAt?.timeIntervalSince1970
     }
 
-    var metadata: DiskCache.Metadata { .init(etag: etag, lastModified: lastModified) }
+    var metadata: DiskCache.Metadata {
+        .init(etag: etag, lastModified: lastModified, responseHeaders: responseHeaders ?? [:],
+              varyingRequestHeaders: varyingRequestHeaders ?? [:],
+              requestedAt: requestedAt.map(Date.init(timeIntervalSince1970:)),
+              receivedAt: receivedAt.map(Date.init(timeIntervalSince1970:)))
+    }
     var storedDate: Date { Date(timeIntervalSince1970: storedAt) }
 
     func encoded() throws -> Data {

@@ -11,22 +11,9 @@ enum RetryAfter {
             // Absurdly long digit strings saturate instead of failing to parse.
             return .seconds(Int(value) ?? Int(Int32.max))
         }
-        guard let date = httpDate(value) else { return nil }
+        guard let date = HTTPDate.parse(value) else { return nil }
         let wait = max(0, date.timeIntervalSince(now))
         return .milliseconds(Int((wait * 1000).rounded(.up)))
-    }
-
-    /// IMF-fixdate, the obsolete RFC 850 form and asctime, as RFC 9110 §5.6.7 requires a
-    /// recipient to accept.
-    static func httpDate(_ text: String) -> Date? {
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }
 

@@ -3,15 +3,13 @@ import Synchronization
 
 extension ImagePipeline {
     /// The fetch stage for one source: transport under the network limit, transient failures
-    /// retried with back-off, and the complete body stored in the disk cache.
-    func fetch(_ url: URL, _ request: ImageRequest, validators: DiskCache.Metadata?,
+    /// retried with back-off, and the complete body offered to the disk cache
+    /// (`payload(from:…)`). `lookup` is what the disk cache held for the source.
+    func fetch(_ url: URL, _ request: ImageRequest, lookup: DiskLookup,
                shared: SharedWork) async -> Result<Payload, ImageLoadingError> {
         let sourceKey = request.source.identity
-        var headers: [String: String] = [:]
-        if let etag = validators?.etag { headers["If-None-Match"] = etag }
-        if let lastModified = validators?.lastModified { headers["If-Modified-Since"] = lastModified }
         let fetchRequest = FetchRequest(
-            url: url, headers: headers, strategy: request.fetchStrategy ?? configuration.fetchStrategy,
+            url: url, headers: lookup.conditionalHeaders, strategy: request.fetchStrategy ?? configuration.fetchStrategy,
             idleTimeout: configuration.idleTimeout, maxResponseSize: configuration.maxResponseSize,
             // With a disk cache, downloads land in its directory: the finished file is renamed
             // into the cache, and one a killed process left behind is swept with its leftovers.
@@ -24,8 +22,8 @@ extension ImagePipeline {
             switch outcome {
             case nil, .failure(.cancelled)?:
                 return .failure(.cancelled)
-            case .success(let result)?:
-                return payload(from: result, request, validators: validators)
+            case .success(let exchange)?:
+                return payload(from: exchange, request, lookup: lookup)
             case .failure(let error)?:
                 guard let wait = configuration.retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
                     return .failure(.fetch(error))
@@ -41,63 +39,44 @@ extension ImagePipeline {
         }
     }
 
-    private func transportFetch(_ request: FetchRequest, _ key: String, _ shared: SharedWork) async -> Result<FetchResult, FetchError> {
+    private func transportFetch(_ request: FetchRequest, _ key: String, _ shared: SharedWork) async -> Result<Exchange, FetchError> {
         counters.record { $0.fetches += 1 }
         emit(.fetchStart, key)
         let firstByte = Mutex(false)
+        let requestedAt = cacheClock()
         do {
             let result = try await configuration.transport.fetch(request) { progress in
                 if !firstByte.withLock({ seen in defer { seen = true }; return seen }) { self.emit(.firstByte, key) }
                 shared.report(progress)
             }
             emit(.fetchEnd, key)
-            return .success(result)
+            return .success(Exchange(result: result, requestedAt: requestedAt, receivedAt: cacheClock()))
         } catch {
             emit(.fetchEnd, key)
             return .failure(error)
         }
     }
 
-    private func payload(from result: FetchResult, _ request: ImageRequest,
-                         validators: DiskCache.Metadata?) -> Result<Payload, ImageLoadingError> {
-        let sourceKey = request.source.identity
-        let disk = request.cachePolicy.writesDisk ? configuration.diskCache : nil
-        var metadata = DiskCache.Metadata(etag: result.head.etag, lastModified: result.head.lastModified)
-        let storage: Payload.Storage
-        switch result.body {
-        case .notModified:
-            guard let cache = configuration.diskCache, let validators else { return .failure(.fetch(.httpStatus(304))) }
-            metadata.etag = metadata.etag ?? validators.etag
-            metadata.lastModified = metadata.lastModified ?? validators.lastModified
-            _ = try? cache.refresh(forKey: sourceKey, metadata: metadata)
-            guard let entry = cache.entry(forKey: sourceKey) else {
-                return .failure(.fetch(.transport("the revalidated cache entry disappeared")))
-            }
-            counters.record { $0.diskHits += 1 }
-            return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .disk, ownsFile: false))
-        case .data(let data): storage = .data(data)
-        case .file(let url): storage = .file(url)
-        }
-        // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
-        // and not a GIF either.
-        do throws(DecodeError) {
-            _ = try ImageDecoder.sniff(Payload.sniff(storage))
-        } catch {
-            if case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
-            return .failure(.decoding(error))
-        }
-        guard let disk else {
-            return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true))
-        }
-        let stored: Bool
-        switch storage {
-        case .data(let data): stored = (try? disk.store(data, forKey: sourceKey, metadata: metadata)) == true
-        case .file(let url): stored = (try? disk.store(fileAt: url, forKey: sourceKey, metadata: metadata)) == true
-        }
-        if stored { emit(.cacheStore, sourceKey) }
-        if stored, case .file = storage, let entry = disk.entry(forKey: sourceKey) {
-            return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .network, ownsFile: false))
-        }
-        return .success(Payload(storage: storage, diskKey: stored ? sourceKey : nil, origin: .network, ownsFile: !stored))
+    /// The clock HTTP freshness is judged by: the disk cache's.
+    func cacheClock() -> Date {
+        configuration.diskCache?.configuration.now() ?? Date()
     }
+}
+
+/// A completed transport fetch and when it ran, by the cache's clock (RFC 9111's request and
+/// response times, for the age of what is stored).
+struct Exchange: Sendable {
+    let result: FetchResult
+    let requestedAt: Date
+    let receivedAt: Date
+}
+
+/// What the disk cache held for a source before its fetch.
+struct DiskLookup: Sendable {
+    /// The stale (or `no-cache`) entry's metadata, when the fetch revalidates it.
+    var revalidating: DiskCache.Metadata?
+    /// `If-None-Match` / `If-Modified-Since` for that revalidation (empty: a plain fetch).
+    var conditionalHeaders: [String: String] = [:]
+    /// Whether an entry for the source existed (nil: the request does not read the disk).
+    var hadEntry: Bool?
 }

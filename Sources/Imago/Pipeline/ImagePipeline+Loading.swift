@@ -28,23 +28,49 @@ extension ImagePipeline {
 
     private func loadRemote(_ url: URL, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
         let sourceKey = request.source.identity
-        var validators: DiskCache.Metadata?
-        if request.cachePolicy.readsDisk, let disk = configuration.diskCache, let entry = disk.entry(forKey: sourceKey) {
-            if entry.isStale {
-                validators = entry.metadata   // revalidate below; a 304 serves these bytes
-            } else {
-                counters.record { $0.diskHits += 1 }
-                switch await decode(.file(entry.url), request, shared, origin: .disk) {
-                case .success(let response): return .success(response)
-                case .failure(let error) where error.isCancellation: return .failure(.cancelled)
-                case .failure(.decoding(.unreadable)): break   // replaced by another writer meanwhile: a miss
-                case .failure: try? disk.removeEntry(forKey: sourceKey)   // a corrupt entry is a miss (CACHE-4)
+        var lookup = DiskLookup()
+        if request.cachePolicy.readsDisk, let disk = configuration.diskCache {
+            let entry = disk.entry(forKey: sourceKey)
+            lookup.hadEntry = entry != nil
+            if let entry {
+                switch configuration.httpCachePolicy.use(entry.metadata, storedAt: entry.storedAt,
+                                                         requestHeaders: HTTPCachePolicy.requestHeaders(adding: [:]),
+                                                         now: disk.configuration.now()) {
+                case .fresh:
+                    switch await decode(.file(entry.url), request, shared, origin: .disk) {
+                    case .success(let response):
+                        counters.record { $0.diskHits += 1; $0.diskFreshHits += 1 }
+                        emit(.diskFresh, sourceKey)
+                        return .success(response.reporting(.fresh))
+                    case .failure(let error) where error.isCancellation: return .failure(.cancelled)
+                    case .failure(.decoding(.unreadable)): break   // replaced by another writer meanwhile: a miss
+                    case .failure:   // a corrupt entry is a miss (CACHE-4)
+                        try? disk.removeEntry(forKey: sourceKey)
+                        lookup.hadEntry = false
+                    }
+                case .revalidate(let conditional):
+                    lookup.revalidating = entry.metadata   // a 304 serves these bytes
+                    lookup.conditionalHeaders = conditional
+                case .refetch:
+                    break
                 }
             }
         }
-        let revalidating = validators
+        let outcome = await fetchAndDecode(url, request, shared, lookup: lookup)
+        if case .failure(.decoding(let error)) = outcome, error != .cancelled, lookup.revalidating != nil,
+           configuration.diskCache?.entry(forKey: sourceKey) == nil {
+            // The server confirmed (304) bytes that then failed to decode and were removed: a
+            // corrupt entry is a miss (CACHE-4), so ask once more, unconditionally.
+            return await fetchAndDecode(url, request, shared, lookup: DiskLookup(hadEntry: false))
+        }
+        return outcome
+    }
+
+    /// Fetches (coalesced with other loads of the source) and decodes what came back.
+    private func fetchAndDecode(_ url: URL, _ request: ImageRequest, _ shared: SharedWork, lookup: DiskLookup) async -> Outcome {
+        let sourceKey = request.source.identity
         let fetched = await fetches.value(for: sourceKey, priority: { shared.priority }, onProgress: { shared.report($0) }) { fetchShared in
-            await self.fetch(url, request, validators: revalidating, shared: fetchShared)
+            await self.fetch(url, request, lookup: lookup, shared: fetchShared)
         }
         let payload: Payload
         switch fetched {
@@ -66,7 +92,7 @@ extension ImagePipeline {
                 try? configuration.diskCache?.removeEntry(forKey: key)   // never keep bytes that do not decode
             }
         }
-        return outcome
+        return outcome.map { $0.reporting(payload.diskCache) }
     }
 
     private func loadCustom(_ provider: CustomImageSource, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {

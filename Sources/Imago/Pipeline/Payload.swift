@@ -13,13 +13,16 @@ final class Payload: Sendable {
     let diskKey: String?
     /// `.network`, or `.disk` when a revalidation answered 304 and the cached bytes serve.
     let origin: ImageOrigin
+    /// What the disk cache did with the response (nil without a disk cache).
+    let diskCache: DiskCacheOutcome?
     private let ownsFile: Bool
 
-    init(storage: Storage, diskKey: String?, origin: ImageOrigin, ownsFile: Bool) {
+    init(storage: Storage, diskKey: String?, origin: ImageOrigin, ownsFile: Bool, diskCache: DiskCacheOutcome? = nil) {
         self.storage = storage
         self.diskKey = diskKey
         self.origin = origin
         self.ownsFile = ownsFile
+        self.diskCache = diskCache
     }
 
     deinit {

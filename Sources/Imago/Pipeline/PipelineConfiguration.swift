@@ -12,6 +12,10 @@ extension ImagePipeline {
         public var memoryCache: MemoryCache<ImageRequestKey, DecodedImage>?
         /// Original encoded bytes by source (default nil: no disk cache).
         public var diskCache: DiskCache?
+        /// Which responses the disk cache stores and when a stored one is used without asking
+        /// the server (default `.http`: RFC 9111's rules for a private cache). Freshness is
+        /// judged on the disk cache's clock (`DiskCache.Configuration.now`).
+        public var httpCachePolicy: HTTPCachePolicy
         /// How bodies are received unless a request says otherwise (default `.inMemory`).
         public var fetchStrategy: FetchStrategy
         /// Fetches running at once (default 6).
@@ -54,6 +58,7 @@ extension ImagePipeline {
         public init(transport: any ImageTransport = Configuration.defaultTransport(),
                     memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),
                     diskCache: DiskCache? = nil,
+                    httpCachePolicy: HTTPCachePolicy = .http,
                     fetchStrategy: FetchStrategy = .inMemory,
                     maxConcurrentFetches: Int = 6,
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -69,6 +74,7 @@ extension ImagePipeline {
             self.transport = transport
             self.memoryCache = memoryCache
             self.diskCache = diskCache
+            self.httpCachePolicy = httpCachePolicy
             self.fetchStrategy = fetchStrategy
             self.maxConcurrentFetches = maxConcurrentFetches
             self.maxConcurrentDecodes = maxConcurrentDecodes

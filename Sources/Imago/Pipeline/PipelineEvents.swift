@@ -4,6 +4,12 @@ import Synchronization
 public struct PipelineEvent: Sendable {
     public enum Kind: String, Sendable {
         case queued, fetchStart, firstByte, fetchEnd, decodeStart, decodeEnd, cacheStore, retry
+        /// A fresh disk entry served the load without a request.
+        case diskFresh
+        /// A stale (or `no-cache`) disk entry was revalidated: the server answered 304.
+        case revalidated
+        /// A response was not written to disk (`no-store`, `Vary: *`, not reusable, too large).
+        case notStored
     }
     /// The request key (decode-stage events) or the source identity (fetch-stage events).
     public let key: String
@@ -19,7 +25,18 @@ public final class PipelineCounters: Sendable {
         /// Decodes started (memory hits and coalesced joins do not decode).
         public var decodes = 0
         public var memoryHits = 0
+        /// Loads served by the disk cache: fresh entries plus revalidated ones (304).
         public var diskHits = 0
+        /// Disk hits that needed no request (the entry was fresh).
+        public var diskFreshHits = 0
+        /// Disk hits after a conditional request the server answered 304.
+        public var diskRevalidations = 0
+        /// Responses written to disk as new entries.
+        public var diskStores = 0
+        /// Responses written to disk in place of an entry for the same URL.
+        public var diskReplacements = 0
+        /// Responses the HTTP cache policy (or the size limit) kept off the disk.
+        public var diskNotStored = 0
         /// Bytes the decode budget admitted, summed over every decode (their estimates).
         public var decodeBytesAdmitted = 0
         /// Decodes that could not start at once because the decode budget was spent.

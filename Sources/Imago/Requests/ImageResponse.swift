@@ -7,11 +7,21 @@ public enum ImageOrigin: String, Sendable, Hashable, Codable {
 public struct ImageResponse: Sendable {
     public let image: DecodedImage
     public let origin: ImageOrigin
+    /// What the disk cache did for this load of a URL: served a fresh entry, revalidated one,
+    /// stored or replaced the response, or did not store it (and why). Nil for memory hits,
+    /// local sources, and pipelines without a disk cache. Default nil.
+    public let diskCache: DiskCacheOutcome?
     public var pixels: PixelBuffer { image.pixels }
 
-    public init(image: DecodedImage, origin: ImageOrigin) {
+    public init(image: DecodedImage, origin: ImageOrigin, diskCache: DiskCacheOutcome? = nil) {
         self.image = image
         self.origin = origin
+        self.diskCache = diskCache
+    }
+
+    /// The same response with `diskCache` set.
+    func reporting(_ diskCache: DiskCacheOutcome?) -> ImageResponse {
+        ImageResponse(image: image, origin: origin, diskCache: diskCache)
     }
 }
 

@@ -33,6 +33,17 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Use a disk cache in this directory (downloads then go there too).")
     var cacheDir: String?
 
+    @Option(help: ArgumentHelp(
+        "How the disk cache treats HTTP caching headers (default http).",
+        discussion: "http: honour Cache-Control, Expires, Last-Modified and validators (RFC 9111); aggressive: store every image except no-store and reuse it without asking."))
+    var cachePolicy: HTTPCachePolicy.Mode = .http
+
+    @Option(help: "Disk entries stay fresh this many seconds after download or revalidation, whatever the server says (fractions allowed; default: the policy decides).")
+    var ttl: Double?
+
+    @Flag(help: "Revalidate every disk cache use with a conditional request (except immutable responses while fresh).")
+    var alwaysRevalidate = false
+
     @Flag(help: "Disable the memory cache.")
     var noMemoryCache = false
 
@@ -55,6 +66,12 @@ struct LoadCommand: AsyncParsableCommand {
         if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
         if let n = maxPixelSize, n < 1 { throw ValidationError("--max-pixel-size must be at least 1") }
         if output != nil && sources.count > 1 { throw ValidationError("--output needs exactly one source") }
+        if let ttl, !(ttl >= 0) || !ttl.isFinite { throw ValidationError("--ttl must be a number of seconds, 0 or more") }
+        let cacheOptions = [ttl != nil ? "--ttl" : nil, alwaysRevalidate ? "--always-revalidate" : nil,
+                            cachePolicy != .http ? "--cache-policy" : nil].compactMap { $0 }
+        if cacheDir == nil, let first = cacheOptions.first {
+            throw ValidationError("\(first) applies to the disk cache: give --cache-dir too")
+        }
     }
 
     @MainActor
@@ -73,6 +90,8 @@ struct LoadCommand: AsyncParsableCommand {
             transport: transport.make(),
             memoryCache: noMemoryCache ? nil : MemoryCache(),
             diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) },
+            httpCachePolicy: HTTPCachePolicy(mode: cachePolicy, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
+                                             alwaysRevalidate: alwaysRevalidate),
             fetchStrategy: strategy,
             idleTimeout: timeout,
             temporaryDirectory: downloads.url,
@@ -99,13 +118,13 @@ struct LoadCommand: AsyncParsableCommand {
             // directory. (With --cache-dir, a leftover is the cache's sweep's.)
             let ended = await recorder.waitUntilIdle(timeout: .seconds(3))
             let idle = await downloads.waitUntilEmpty(timeout: .seconds(1)) && ended
-            printSummary(recorder.events, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
+            printSummary(recorder.events, pipeline.counters.snapshot, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
             printError("interrupted by signal \(caught): loads cancelled" + (idle ? "" : "; some work had not ended after 3 s"))
             throw ExitCode(TerminationSignal.exitStatus(for: caught))
         }
         signals.stop()
         let outcomes = await work.value
-        printSummary(recorder.events, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
+        printSummary(recorder.events, pipeline.counters.snapshot, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
         var failed = false
         for outcome in outcomes {
             if case .failure(let error) = outcome.last {
@@ -124,10 +143,12 @@ struct LoadCommand: AsyncParsableCommand {
         }
     }
 
-    private func printSummary(_ events: [PipelineEvent], plan: LoadPlan, outcomes: [SourceOutcome], elapsed: Duration) {
-        printLine(LoadSummary(events: events, loads: plan.loadCount,
+    private func printSummary(_ events: [PipelineEvent], _ counters: PipelineCounters.Snapshot, plan: LoadPlan,
+                              outcomes: [SourceOutcome], elapsed: Duration) {
+        printLine(LoadSummary(events: events, counters: counters, diskCache: cacheDir != nil, loads: plan.loadCount,
                               succeeded: outcomes.reduce(0) { $0 + $1.succeededLoads }, elapsed: elapsed).line)
     }
 }
 
 extension FetchStrategy: ExpressibleByArgument {}
+extension HTTPCachePolicy.Mode: ExpressibleByArgument {}

@@ -19,6 +19,10 @@ enum LoadLines {
             line.add("width", response.pixels.width)
             line.add("height", response.pixels.height)
             line.add("format", response.image.metadata.format.rawValue)
+            if let disk = response.diskCache {
+                line.add("diskCache", disk.description)
+                if let reason = disk.notStoredReason { line.add("notStoredReason", reason.rawValue) }
+            }
         case .failure(let error):
             line.add("error", error.description)
             line.add("detail", error.detail)
@@ -54,6 +58,9 @@ final class EventRecorder: Sendable {
 /// The closing `{"summary":…}` line: loads, successes, requests, decodes and per-stage totals.
 struct LoadSummary {
     let events: [PipelineEvent]
+    let counters: PipelineCounters.Snapshot
+    /// Whether the run had a disk cache (its counts are printed only then).
+    let diskCache: Bool
     let loads: Int
     let succeeded: Int
     let elapsed: Duration
@@ -71,6 +78,15 @@ struct LoadSummary {
         summary.add("decodes", events.filter { $0.kind == .decodeStart }.count)
         summary.add("totalMs", elapsed.milliseconds)
         summary.add("stages", object: stages)
+        if diskCache {
+            var disk = JSONLine()
+            disk.add("fresh", counters.diskFreshHits)
+            disk.add("revalidated", counters.diskRevalidations)
+            disk.add("stored", counters.diskStores)
+            disk.add("replaced", counters.diskReplacements)
+            disk.add("notStored", counters.diskNotStored)
+            summary.add("diskCache", object: disk)
+        }
         var line = JSONLine()
         line.add("summary", object: summary)
         return line.text

@@ -47,12 +47,22 @@ public final class CheckRun {
         try subject.makeLoader(context ?? self.context)
     }
 
-    /// Serves `image` (or `body`) at a path of this check's own and returns its source.
+    /// Serves `image` at a path of this check's own and returns its source. The response says
+    /// `Cache-Control: max-age=86400` (unless `faults` sets its own), as a CDN's image does: the
+    /// cache rules are judged on a response every loader may reuse without asking, whether or
+    /// not it honours HTTP freshness (the HTTP rules have checks of their own).
     @discardableResult
     public func route(_ name: String, _ image: ConformanceImage, faults: Faults? = nil,
                       maxPixelSize: Int? = nil) -> ConformanceSource {
-        route(name, Route(body: image.bytes, contentType: "image/png", faults: faults), maxPixelSize: maxPixelSize)
+        var faults = faults ?? Faults()
+        if !faults.headers.keys.contains(where: { $0.lowercased() == "cache-control" }) {
+            faults.headers["Cache-Control"] = Self.cacheableForADay
+        }
+        return route(name, Route(body: image.bytes, contentType: "image/png", faults: faults), maxPixelSize: maxPixelSize)
     }
+
+    /// What `route(_:_:faults:maxPixelSize:)` sends by default.
+    public static let cacheableForADay = "max-age=86400"
 
     @discardableResult
     public func route(_ name: String, _ route: Route, maxPixelSize: Int? = nil) -> ConformanceSource {

@@ -1,0 +1,100 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Turns a completed fetch into the payload the decoder reads, applying the HTTP cache
+    /// policy: a 304 serves (and refreshes) the revalidated entry; a 200 that declares an image
+    /// is stored, replaces the entry, or is kept off the disk (`no-store` and the like, HTTP-1),
+    /// in which case an older entry for the URL is removed too.
+    func payload(from exchange: Exchange, _ request: ImageRequest, lookup: DiskLookup) -> Result<Payload, ImageLoadingError> {
+        let result = exchange.result
+        let storage: Payload.Storage
+        switch result.body {
+        case .notModified: return revalidatedPayload(exchange, request, lookup: lookup)
+        case .data(let data): storage = .data(data)
+        case .file(let url): storage = .file(url)
+        }
+        // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
+        // and not a GIF either.
+        do throws(DecodeError) {
+            _ = try ImageDecoder.sniff(Payload.sniff(storage))
+        } catch {
+            if case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
+            return .failure(.decoding(error))
+        }
+        let sourceKey = request.source.identity
+        guard request.cachePolicy.writesDisk, let disk = configuration.diskCache else {
+            return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true))
+        }
+        let hadEntry = lookup.hadEntry ?? (disk.entry(forKey: sourceKey) != nil)
+        let decision = configuration.httpCachePolicy.storage(
+            for: result.head, requestHeaders: HTTPCachePolicy.requestHeaders(adding: [:]),
+            requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
+        let outcome: DiskCacheOutcome
+        switch decision {
+        case .refuse(let reason):
+            outcome = .notStored(reason)
+        case .store(let metadata):
+            do {
+                let stored = switch storage {
+                case .data(let data): try disk.store(data, forKey: sourceKey, metadata: metadata)
+                case .file(let url): try disk.store(fileAt: url, forKey: sourceKey, metadata: metadata)
+                }
+                outcome = stored ? (hadEntry ? .replaced : .stored) : .notStored(.tooLarge)
+            } catch {
+                outcome = .notStored(.writeFailed)
+            }
+        }
+        guard case .notStored = outcome else {
+            counters.record { hadEntry ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
+            emit(.cacheStore, sourceKey)
+            if case .file = storage, let entry = disk.entry(forKey: sourceKey) {
+                return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .network,
+                                        ownsFile: false, diskCache: outcome))
+            }
+            return .success(Payload(storage: storage, diskKey: sourceKey, origin: .network,
+                                    ownsFile: false, diskCache: outcome))
+        }
+        // The server's newest word on the URL says not to keep it: an older copy must not serve
+        // later loads either.
+        if hadEntry { try? disk.removeEntry(forKey: sourceKey) }
+        counters.record { $0.diskNotStored += 1 }
+        emit(.notStored, sourceKey)
+        return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true, diskCache: outcome))
+    }
+
+    /// A 304: the revalidated entry's bytes serve the load (a disk hit), with its stored headers
+    /// refreshed by the 304's and its freshness restarted. Should the refreshed headers forbid
+    /// storing it after all (a 304 that now says `no-store`), this load still gets the bytes and
+    /// the entry is removed.
+    private func revalidatedPayload(_ exchange: Exchange, _ request: ImageRequest,
+                                    lookup: DiskLookup) -> Result<Payload, ImageLoadingError> {
+        let sourceKey = request.source.identity
+        guard let disk = configuration.diskCache, let stored = lookup.revalidating else {
+            return .failure(.fetch(.httpStatus(304)))   // a 304 to a request that asked nothing
+        }
+        let policy = configuration.httpCachePolicy
+        let requestHeaders = HTTPCachePolicy.requestHeaders(adding: [:])
+        let metadata = policy.refreshed(stored, with: exchange.result.head, requestHeaders: requestHeaders,
+                                        requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
+        counters.record { $0.diskHits += 1; $0.diskRevalidations += 1 }
+        emit(.revalidated, sourceKey)
+        switch policy.storage(for: metadata, receivedAt: exchange.receivedAt) {
+        case .store:
+            _ = try? disk.refresh(forKey: sourceKey, metadata: metadata)
+            guard let entry = disk.entry(forKey: sourceKey) else {
+                return .failure(.fetch(.transport("the revalidated cache entry disappeared")))
+            }
+            return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .disk,
+                                    ownsFile: false, diskCache: .revalidated))
+        case .refuse(let reason):
+            guard let data = try? disk.entry(forKey: sourceKey)?.data() else {
+                return .failure(.fetch(.transport("the revalidated cache entry disappeared")))
+            }
+            try? disk.removeEntry(forKey: sourceKey)
+            counters.record { $0.diskNotStored += 1 }
+            emit(.notStored, sourceKey)
+            return .success(Payload(storage: .data(data), diskKey: nil, origin: .disk, ownsFile: false,
+                                    diskCache: .notStored(reason)))
+        }
+    }
+}
