@@ -22,6 +22,7 @@ final class ProxyTierTests: ProxyTierTestCase {
         }
         XCTAssertEqual(origin.counters.requests(for: path), 1, "N cold processes, one origin request")
         XCTAssertEqual(cold.outcomes.map { $0.success?["origin"] as? String }, Array(repeating: "network", count: Self.processCount))
+        XCTAssertEqual(cold.outcomes.map { $0.success?["diskCache"] as? String }, Array(repeating: "stored", count: Self.processCount))
         let coldLog = try await proxyLog(path, count: Self.processCount)
         XCTAssertEqual(coldLog.map(\.status), Array(repeating: 200, count: Self.processCount))
         XCTAssertEqual(coldLog.compactMap(\.cacheStatus).sorted(),
@@ -31,6 +32,12 @@ final class ProxyTierTests: ProxyTierTestCase {
         let warm = try await round(path, "warm")
         XCTAssertEqual(warm.pixels, cold.pixels)
         XCTAssertEqual(warm.outcomes.map { $0.success?["origin"] as? String }, Array(repeating: "disk", count: Self.processCount))
+        XCTAssertEqual(warm.outcomes.map { $0.success?["diskCache"] as? String }, Array(repeating: "fresh", count: Self.processCount))
+        for outcome in warm.outcomes {
+            let counts = outcome.summary?["diskCache"] as? [String: Int]
+            XCTAssertEqual(counts?["fresh"], 1, "summary: \(outcome.summary ?? [:])")
+            XCTAssertEqual(outcome.summary?["fetches"] as? Int, 0, "a fresh entry is used without a request")
+        }
         XCTAssertEqual(proxy.accessLog.filter { $0.path == path }.count, Self.processCount, "no request reached the proxy")
         XCTAssertEqual(origin.counters.requests(for: path), 1)
     }
