@@ -81,6 +81,13 @@ public enum NginxDirective: Sendable, Hashable {
     /// connect, send and read timeouts of `timeoutSeconds` (default 60: longer than any client
     /// timeout a test sets, so the client gives up first).
     case proxy(to: NginxUpstream, timeoutSeconds: Int = 60)
+    /// `expires Ns`: `Expires` (now + N seconds) and `Cache-Control: max-age=N`; a negative N
+    /// gives an `Expires` in the past and `Cache-Control: no-cache`, as nginx documents.
+    case expires(seconds: Int)
+    /// `etag on|off`: whether static files carry an `ETag` (nginx's default: on). With it off,
+    /// `Last-Modified` is the only validator (and `header(name: "Last-Modified", value: "")`
+    /// removes that one too: nginx treats an empty `add_header Last-Modified` as "none").
+    case entityTags(Bool)
     /// `proxy_set_header NAME "VALUE"`: a request header sent to the upstream in place of the
     /// client's (an empty value drops the header).
     case proxyHeader(name: String, value: String)
@@ -162,6 +169,12 @@ struct NginxConfigRenderer {
             return ["proxy_pass \(target);", "proxy_http_version 1.1;", "proxy_buffering off;",
                     "proxy_connect_timeout \(timeout)s;", "proxy_send_timeout \(timeout)s;",
                     "proxy_read_timeout \(timeout)s;"]
+        case .expires(let seconds):
+            guard !nested else { throw .invalidConfiguration("expires is not allowed inside whileFileExists") }
+            return ["expires \(seconds)s;"]
+        case .entityTags(let on):
+            guard !nested else { throw .invalidConfiguration("etag is not allowed inside whileFileExists") }
+            return ["etag \(on ? "on" : "off");"]
         case .proxyHeader(let name, let value):
             guard !nested else { throw .invalidConfiguration("proxy_set_header is not allowed inside whileFileExists") }
             return ["proxy_set_header \(try Self.token(name, allowing: "-")) \(try Self.quoted(value));"]
