@@ -41,7 +41,8 @@ public struct Faults: Sendable {
     public var gate: Gate?
 
     /// Extra response headers, sent with every response of the route (`Retry-After` with a
-    /// status fault, say). Default empty.
+    /// status fault, say); one the server sends anyway (`Date`, `ETag`...) is replaced.
+    /// Default empty.
     public var headers: [String: String]
 
     /// An honest response: no faults at all.

@@ -56,6 +56,9 @@ enum ResponsePlanner {
         headers.add(name: "Last-Modified", value: HTTPDate.format(secondsSince1970: resource.lastModifiedSeconds))
 
         if notModified(request: request, resource: resource) {
+            // A 304 carries the fields a 200 would have (RFC 9110 §15.4.5): Cache-Control,
+            // Expires, Date, Vary... so the route's extra headers go on it too.
+            addRouteHeaders(faults, to: &headers)
             return ResponsePlan(
                 head: head(request, .notModified, headers), source: .memory([]), bodyRange: 0..<0,
                 isChunked: false, faults: faults, closeAfterResponse: !request.isKeepAlive,
@@ -105,7 +108,7 @@ enum ResponsePlanner {
         range: Range<Int>, faults: Faults, fileToClose: NIOFileHandle?
     ) -> ResponsePlan {
         var headers = headers
-        for (name, value) in faults.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
+        addRouteHeaders(faults, to: &headers)
         let mayHaveBody = status.mayHaveResponseBody
         let isHead = request.method == .HEAD
         // A HEAD response to a chunked resource gets neither framing header: there is no body
@@ -123,6 +126,12 @@ enum ResponsePlanner {
         return ResponsePlan(
             head: head(request, status, headers), source: source, bodyRange: sent, isChunked: isChunked,
             faults: faults, closeAfterResponse: !request.isKeepAlive || closeDelimited, fileToClose: fileToClose)
+    }
+
+    /// `faults.headers`, replacing any the server set itself, so a route can also stand in for
+    /// a server whose clock is elsewhere (`Date`).
+    private static func addRouteHeaders(_ faults: Faults, to headers: inout HTTPHeaders) {
+        for (name, value) in faults.headers.sorted(by: { $0.key < $1.key }) { headers.replaceOrAdd(name: name, value: value) }
     }
 
     private static func baseHeaders(request: HTTPRequestHead) -> HTTPHeaders {

@@ -85,7 +85,10 @@ extension DiskCache {
             let updated = DiskCacheSidecar(key: key, byteCount: sidecar.byteCount, payloadInode: sidecar.payloadInode,
                                            storedAt: now, metadata: metadata)
             let encoded = try updated.encoded()
-            let temporary = try writeSidecar(encoded)
+            // No fsync: a revalidation is on the load's critical path (an fsync cost more than
+            // the whole 304 exchange), and a sidecar lost to a crash only costs the entry: a
+            // sidecar that does not decode, or does not describe its payload, is a miss, removed.
+            let temporary = try writeSidecar(encoded, synchronizing: false)
             do {
                 try DiskFileIO.rename(temporary, to: files.sidecarPath(hash))
             } catch {
@@ -147,13 +150,14 @@ extension DiskCache {
         }
     }
 
-    /// Writes a sidecar to a new temporary file (fsync'd when configured); returns its path.
-    private func writeSidecar(_ data: Data) throws -> String {
+    /// Writes a sidecar to a new temporary file (fsync'd when configured and `synchronizing`);
+    /// returns its path.
+    private func writeSidecar(_ data: Data, synchronizing: Bool = true) throws -> String {
         let (fd, path) = try DiskFileIO.createTemporaryFile(in: files.path)
         defer { close(fd) }
         do {
             try DiskFileIO.writeAll(fd, data, path: path)
-            if configuration.synchronizesWrites { try DiskFileIO.sync(fd, path: path) }
+            if configuration.synchronizesWrites && synchronizing { try DiskFileIO.sync(fd, path: path) }
         } catch {
             DiskFileIO.removeQuietly(path)
             throw error

@@ -80,6 +80,7 @@ public enum ReportSummary {
         var parts: [String] = []
         if let memory = rows.first(where: { $0.parameter("level") == "memory-hit" })?.p50 { parts.append(String(format: "memory hit %.1f µs", memory)) }
         if let disk = rows.first(where: { $0.parameter("level") == "disk-hit" })?.p50 { parts.append(String(format: "disk hit %.2f ms", disk)) }
+        if let revalidated = rows.first(where: { $0.parameter("level") == "disk-revalidated" })?.p50 { parts.append(String(format: "revalidated (304) %.2f ms", revalidated)) }
         if let network = rows.first(where: { $0.parameter("level") == "network-miss" })?.p50 { parts.append(String(format: "network miss %.2f ms", network)) }
         for row in rows where row.metric == "hit-ratio" {
             if let ratio = row.p50 { parts.append("\(row.parameter("policy") ?? "") on \(row.parameter("trace") ?? "") \(String(format: "%.1f%%", ratio * 100)) hits") }

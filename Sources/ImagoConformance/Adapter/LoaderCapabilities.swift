@@ -26,12 +26,18 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// Requests can carry a target size (`ConformanceSource.maxPixelSize`) (SOURCE-3).
     public static let targetSize = LoaderCapabilities(rawValue: 1 << 9)
 
+    /// The disk cache honours HTTP freshness: a stored response is used without a request only
+    /// while `Cache-Control`/`Expires`/a heuristic says it is fresh, and is revalidated otherwise
+    /// (HTTP-2). A loader that ignores freshness on purpose (store everything, reuse without
+    /// asking) declares that by leaving this out.
+    public static let httpFreshness = LoaderCapabilities(rawValue: 1 << 10)
+
     static let names: [(LoaderCapabilities, String)] = [
         (.memoryCache, "memoryCache"), (.diskCache, "diskCache"), (.retries, "retries"),
         (.injectableClock, "injectableClock"), (.progress, "progress"),
         (.staysEmptyWithoutSource, "staysEmptyWithoutSource"), (.priorities, "priorities"),
         (.selectableFetchStrategy, "selectableFetchStrategy"), (.downloadsToFile, "downloadsToFile"),
-        (.targetSize, "targetSize"),
+        (.targetSize, "targetSize"), (.httpFreshness, "httpFreshness"),
     ]
 
     public var description: String {

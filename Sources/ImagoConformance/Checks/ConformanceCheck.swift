@@ -21,7 +21,7 @@ public struct ConformanceCheck: Sendable {
     /// Every check, in the order of Docs/phase-rules.md.
     public static let all: [ConformanceCheck] =
         initChecks + transitionChecks + cacheChecks + sourceChecks + shareChecks + [priorityCheck] + errorChecks
-        + retryChecks + orderChecks + progressChecks + memoryChecks + diskChecks + fetchChecks
+        + retryChecks + orderChecks + progressChecks + memoryChecks + diskChecks + fetchChecks + httpChecks
 
     /// The rule IDs, in order.
     public static var ruleIDs: [String] { all.map(\.rule) }

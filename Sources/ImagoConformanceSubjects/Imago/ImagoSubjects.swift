@@ -22,7 +22,7 @@ public enum ImagoSubjects {
         var capabilities: LoaderCapabilities = [.retries, .injectableClock, .progress, .priorities,
                                                 .selectableFetchStrategy, .targetSize]
         if caches.memory { capabilities.insert(.memoryCache) }
-        if caches.disk { capabilities.insert(.diskCache) }
+        if caches.disk { capabilities.formUnion([.diskCache, .httpFreshness]) }
         if strategy == .file { capabilities.insert(.downloadsToFile) }
         return ConformanceSubject(name: "imago-\(strategy.rawValue)-\(caches.rawValue)", kind: .imago,
                                   capabilities: capabilities) { context in

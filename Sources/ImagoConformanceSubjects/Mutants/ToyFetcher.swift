@@ -7,7 +7,8 @@ import FoundationNetworking
 
 /// What a toy fetch produced.
 enum ToyFetchOutcome: Sendable {
-    case body(Data)
+    /// The body, and whether the response allows storing it (not `Cache-Control: no-store`).
+    case body(Data, storable: Bool)
     case failed(ObservedFailure, transient: Bool)
     case cancelled
 }
@@ -18,6 +19,13 @@ protocol ToyFetcher: Sendable {
     func fetch(_ url: URL, progress: @escaping @Sendable (FetchProgress) -> Void) async -> ToyFetchOutcome
 }
 
+extension ToyFetcher {
+    /// Whether a Cache-Control value says `no-store` (the toy honours HTTP-1, not freshness).
+    static func forbidsStoring(_ cacheControl: String?) -> Bool {
+        (cacheControl ?? "").lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "no-store" }
+    }
+}
+
 struct CheckedFetcher: ToyFetcher {
     let transport = URLSessionTransport()
     let bugs: Set<MutantBug>
@@ -26,7 +34,7 @@ struct CheckedFetcher: ToyFetcher {
         do {
             let result = try await transport.fetch(FetchRequest(url: url), progress: progress)
             guard case .data(let data) = result.body else { return .failed(.other("unexpected body"), transient: false) }
-            return .body(data)
+            return .body(data, storable: !Self.forbidsStoring(result.head.headers["cache-control"]))
         } catch .cancelled {
             return .cancelled
         } catch .httpStatus(let code, _) {
@@ -49,6 +57,7 @@ final class TrustingFetcher: NSObject, ToyFetcher, URLSessionDataDelegate, @unch
         let progress: @Sendable (FetchProgress) -> Void
         var expected: Int?
         var rejectedStatus: Int?
+        var storable = true
     }
 
     private let ignoresStatus: Bool
@@ -88,6 +97,8 @@ final class TrustingFetcher: NSObject, ToyFetcher, URLSessionDataDelegate, @unch
         lock.withLock {
             transfers[dataTask.taskIdentifier]?.expected = length >= 0 ? Int(length) : nil
             if rejected { transfers[dataTask.taskIdentifier]?.rejectedStatus = status }
+            let cacheControl = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Cache-Control")
+            transfers[dataTask.taskIdentifier]?.storable = !Self.forbidsStoring(cacheControl)
         }
         completionHandler(rejected ? .cancel : .allow)
         if rejected { dataTask.cancel() }   // FoundationNetworking may not honour the disposition alone
@@ -114,7 +125,7 @@ final class TrustingFetcher: NSObject, ToyFetcher, URLSessionDataDelegate, @unch
             transfer.continuation.resume(returning: .failed(.transport("\(error)"), transient: true))
         } else {
             transfer.continuation.resume(returning: transfer.data.isEmpty ? .failed(.emptyData, transient: false)
-                                                                           : .body(transfer.data))
+                                                                           : .body(transfer.data, storable: transfer.storable))
         }
     }
 }

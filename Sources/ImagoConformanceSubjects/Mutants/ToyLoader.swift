@@ -111,8 +111,8 @@ final class ToyLoader: LoaderUnderTest {
                 retries += 1
                 let delay = context.retryDelay * (1 << (retries - 1))
                 do { try await context.clock.sleep(for: delay) } catch { return .failure(.cancelled) }
-            case .body(let data):
-                disk.write(data, for: source.url)
+            case .body(let data, let storable):
+                if storable { disk.write(data, for: source.url) }
                 let decoded = await decode(data, source)
                 switch decoded {
                 case .success(let image): memory.insert(image, forKey: Self.key(source))

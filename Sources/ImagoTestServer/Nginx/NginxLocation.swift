@@ -97,6 +97,13 @@ public enum NginxDirective: Sendable, Hashable {
     /// `stub_status`: nginx's connection and request counters as text, read with
     /// ``NginxServer/requestsInProgress(statusPath:)``.
     case stubStatus
+    /// `expires Ns`: `Expires` (now + N seconds) and `Cache-Control: max-age=N`; a negative N
+    /// gives an `Expires` in the past and `Cache-Control: no-cache`, as nginx documents.
+    case expires(seconds: Int)
+    /// `etag on|off`: whether static files carry an `ETag` (nginx's default: on). With it off,
+    /// `Last-Modified` is the only validator (and `header(name: "Last-Modified", value: "")`
+    /// removes that one too: nginx treats an empty `add_header Last-Modified` as "none").
+    case entityTags(Bool)
     /// `proxy_set_header NAME "VALUE"`: a request header sent to the upstream in place of the
     /// client's (an empty value drops the header).
     case proxyHeader(name: String, value: String)
@@ -176,6 +183,12 @@ struct NginxConfigRenderer {
         case .stubStatus:
             guard !nested else { throw .invalidConfiguration("stub_status is not allowed inside whileFileExists") }
             return ["stub_status;"]
+        case .expires(let seconds):
+            guard !nested else { throw .invalidConfiguration("expires is not allowed inside whileFileExists") }
+            return ["expires \(seconds)s;"]
+        case .entityTags(let on):
+            guard !nested else { throw .invalidConfiguration("etag is not allowed inside whileFileExists") }
+            return ["etag \(on ? "on" : "off");"]
         case .proxyHeader(let name, let value):
             guard !nested else { throw .invalidConfiguration("proxy_set_header is not allowed inside whileFileExists") }
             return ["proxy_set_header \(try Self.token(name, allowing: "-")) \(try Self.quoted(value));"]

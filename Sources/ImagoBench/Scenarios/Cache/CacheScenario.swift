@@ -56,21 +56,28 @@ public struct CacheScenario: BenchScenario {
                            metric: "load-to-success", unit: "µs", direction: .lowerIsBetter, samples: samples)
     }
 
-    /// Disk hits and network misses (each including the decode), sampled alternately.
+    /// Fresh disk hits, revalidated disk hits (a conditional request answered 304) and network
+    /// misses, each including the decode, sampled alternately.
     private func diskAndNetwork(_ body: Data, parameters: String, _ context: BenchContext) async throws -> [BenchResult] {
         let server = try await TestServer.start()
         let scratch = try ScratchDirectory("disk-cache")
-        server.setRoute("/photo.jpg", Route(body: [UInt8](body), contentType: "image/jpeg"))
+        server.setRoute("/photo.jpg", Route(body: [UInt8](body), contentType: "image/jpeg",
+                                            faults: Faults(headers: ["Cache-Control": "max-age=86400"])))
+        server.setRoute("/photo-no-cache.jpg", Route(body: [UInt8](body), contentType: "image/jpeg",
+                                                     faults: Faults(headers: ["Cache-Control": "no-cache"])))
         let request = ImageRequest(source: .url(server.url(for: "/photo.jpg")))
+        let revalidated = ImageRequest(source: .url(server.url(for: "/photo-no-cache.jpg")))
         let diskPipeline = ImagePipeline(configuration: .init(
             memoryCache: nil, diskCache: try DiskCache(directory: scratch.url), retryPolicy: .none))
         let networkPipeline = ImagePipeline(configuration: .init(memoryCache: nil, retryPolicy: .none))
-        var disk: [Double] = [], network: [Double] = []
+        var disk: [Double] = [], revalidations: [Double] = [], network: [Double] = []
         do {
             _ = try await diskPipeline.response(for: request)   // fills the disk cache
+            _ = try await diskPipeline.response(for: revalidated)
             for _ in 0..<Self.loadRounds(quick: context.quick) {
-                disk.append(try await Self.milliseconds(diskPipeline, request, expecting: .disk))
-                network.append(try await Self.milliseconds(networkPipeline, request, expecting: .network))
+                disk.append(try await Self.milliseconds(diskPipeline, request, expecting: .disk, .fresh))
+                revalidations.append(try await Self.milliseconds(diskPipeline, revalidated, expecting: .disk, .revalidated))
+                network.append(try await Self.milliseconds(networkPipeline, request, expecting: .network, nil))
                 context.progress.advance()
             }
         } catch {
@@ -81,17 +88,22 @@ public struct CacheScenario: BenchScenario {
         return [
             BenchResult(scenario: name, parameters: parameters + " level=disk-hit", metric: "load-to-pixels",
                         unit: "ms", direction: .lowerIsBetter, samples: disk),
+            BenchResult(scenario: name, parameters: parameters + " level=disk-revalidated", metric: "load-to-pixels",
+                        unit: "ms", direction: .lowerIsBetter, samples: revalidations),
             BenchResult(scenario: name, parameters: parameters + " level=network-miss", metric: "load-to-pixels",
                         unit: "ms", direction: .lowerIsBetter, samples: network),
         ]
     }
 
     private static func milliseconds(_ pipeline: ImagePipeline, _ request: ImageRequest,
-                                     expecting origin: ImageOrigin) async throws -> Double {
+                                     expecting origin: ImageOrigin, _ diskCache: DiskCacheOutcome?) async throws -> Double {
         let start = ContinuousClock.now
         let response = try await pipeline.response(for: request)
         let elapsed = (ContinuousClock.now - start).seconds * 1000
-        guard response.origin == origin else { throw BenchError("expected a \(origin) load, got \(response.origin)") }
+        guard response.origin == origin, response.diskCache == diskCache else {
+            throw BenchError("expected a \(origin) load (disk cache: \(diskCache.map(String.init(describing:)) ?? "none")), "
+                             + "got \(response.origin) (\(response.diskCache.map(String.init(describing:)) ?? "none"))")
+        }
         return elapsed
     }
 
