@@ -44,6 +44,24 @@ final class ProxyTierPolicyTests: ProxyTierTestCase {
         XCTAssertTrue(log.contains { $0.cacheStatus == "REVALIDATED" }, "\(log)")
     }
 
+    func testTheProxyAnswersTheProcessesRevalidationsWhileItsSharedLifetimeLasts() async throws {
+        try await startProxy()
+        let path = "/tier/shared-lifetime.png"
+        // Stale at once for each process (max-age=0), fresh for an hour at the proxy (s-maxage,
+        // which a private cache ignores): revalidations end at nginx.
+        origin.setRoute(path, Route(body: Self.image, contentType: "image/png",
+                                    faults: Faults(headers: ["Cache-Control": "max-age=0, s-maxage=3600"])))
+        let cold = try await round(path, "cold")
+        XCTAssertEqual(diskCacheOutcomes(cold.outcomes), Array(repeating: "stored", count: Self.processCount))
+        let again = try await round(path, "again")
+        XCTAssertEqual(again.pixels, cold.pixels)
+        XCTAssertEqual(diskCacheOutcomes(again.outcomes), Array(repeating: "revalidated", count: Self.processCount))
+        XCTAssertEqual(origin.counters.requests(for: path), 1, "the origin saw only the first miss: \(origin.counters.snapshot)")
+        let log = try await proxyLog(path, count: 2 * Self.processCount).suffix(Self.processCount)
+        XCTAssertEqual(log.map(\.status), Array(repeating: 304, count: Self.processCount), "\(log)")
+        XCTAssertEqual(log.map(\.cacheStatus), Array(repeating: "HIT", count: Self.processCount), "\(log)")
+    }
+
     func testNoStoreIsStoredNowhere() async throws {
         try await startProxy()
         let path = "/tier/no-store.png"
