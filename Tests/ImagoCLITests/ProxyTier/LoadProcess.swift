@@ -57,8 +57,8 @@ final class LoadProcess: @unchecked Sendable {   // its state is set in init, th
         try process.run()
     }
 
-    /// Waits for the exit (at most `timeout`, then kills it) and reads what it printed.
-    func outcome(timeout: Duration = .seconds(20)) async -> Outcome {
+    /// Waits for the exit (at most `timeout`, default 60 s, then kills it) and reads what it printed.
+    func outcome(timeout: Duration = .seconds(60)) async -> Outcome {
         let status = await withTaskGroup(of: Int32?.self) { group in
             group.addTask { [exited] in await exited.first { _ in true } }
             group.addTask {

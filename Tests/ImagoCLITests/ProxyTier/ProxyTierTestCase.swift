@@ -79,9 +79,10 @@ class ProxyTierTestCase: XCTestCase {
         }.filter { $0.path == path }
     }
 
-    /// Polls `condition` every 5 ms until it holds; fails the test after 10 s.
+    /// Polls `condition` every 5 ms until it holds; fails the test after 30 s (processes start
+    /// in well under a second here, but several at once under a sanitizer can take seconds).
     func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while try !condition() {
             guard ContinuousClock.now < deadline else { return XCTFail("timed out waiting until \(what)") }
             try await Task.sleep(for: .milliseconds(5))

@@ -14,7 +14,7 @@ final class ProxyTierTests: ProxyTierTestCase {
         let cold = try await round(path, "cold") {
             // The origin holds its answer until every process is inside nginx: with the cache
             // lock the others wait on it, without it they would all be at the origin by now.
-            try await gate.waitUntilHeld(count: 1, timeout: .seconds(10))
+            try await gate.waitUntilHeld(count: 1, timeout: .seconds(30))
             try await waitUntil("\(Self.processCount) requests in the proxy") {
                 try proxy.requestsInProgress(statusPath: Self.statusPath) == Self.processCount
             }
