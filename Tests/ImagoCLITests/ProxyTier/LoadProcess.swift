@@ -78,6 +78,11 @@ final class LoadProcess: @unchecked Sendable {   // its state is set in init, th
                        stderr: (status == nil ? "killed after \(timeout)\n" : "") + read(stderrFile))
     }
 
+    /// Sends SIGTERM (the CLI cancels its loads and exits) if it is still running.
+    func terminate() {
+        if process.isRunning { process.terminate() }
+    }
+
     /// The decoded pixels it wrote with `--output` (empty when it wrote none).
     var pixels: Data { (try? Data(contentsOf: pixelFile)) ?? Data() }
 

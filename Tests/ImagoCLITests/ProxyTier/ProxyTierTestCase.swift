@@ -54,12 +54,19 @@ class ProxyTierTestCase: XCTestCase {
     /// One round: `processCount` processes load `path` through the proxy at once, with the
     /// cache directories of earlier rounds. `whileRunning` runs before their exits are awaited.
     func round(_ path: String, _ label: String,
-                       whileRunning: () async throws -> Void = {}) async throws -> (outcomes: [LoadProcess.Outcome], pixels: Data) {
+               whileRunning: () async throws -> Void = {}) async throws -> (outcomes: [LoadProcess.Outcome], pixels: Data) {
         let processes = try (0..<Self.processCount).map { index in
             try LoadProcess(index: index, url: proxy.url(for: path), scratch: scratch,
                             extraArguments: ["--strategy", index.isMultiple(of: 2) ? "data" : "file", "--no-memory-cache"])
         }
-        try await whileRunning()
+        do {
+            try await whileRunning()
+        } catch {
+            // Leave no process behind: end them and wait for their exits before failing.
+            for process in processes { process.terminate() }
+            _ = await LoadProcess.outcomes(processes)
+            throw error
+        }
         let outcomes = await LoadProcess.outcomes(processes)
         for (index, outcome) in outcomes.enumerated() {
             XCTAssertEqual(outcome.status, 0, "\(label): process \(index): \(outcome.stderr)\n\(outcome.stdout)")
@@ -79,13 +86,19 @@ class ProxyTierTestCase: XCTestCase {
         }.filter { $0.path == path }
     }
 
-    /// Polls `condition` every 5 ms until it holds; fails the test after 30 s (processes start
+    /// Polls `condition` every 5 ms until it holds; throws ``TimedOut`` after 30 s (processes start
     /// in well under a second here, but several at once under a sanitizer can take seconds).
     func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while try !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("timed out waiting until \(what)") }
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
             try await Task.sleep(for: .milliseconds(5))
         }
     }
+}
+
+/// A condition a proxy tier test waited on did not hold in time (what it waited for).
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out waiting until \(what)" }
 }
