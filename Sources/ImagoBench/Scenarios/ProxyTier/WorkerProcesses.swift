@@ -30,9 +30,11 @@ struct WorkerProcesses {
             try process.run()
             processes.append((process, output, exited))
         }
+        // Every exit first, so a failure leaves no worker writing into the scratch directory.
+        var statuses: [Int32] = []
+        for (_, _, exited) in processes { statuses.append(await exited.first { _ in true } ?? -1) }
         var reports: [Report] = []
-        for (index, (_, output, exited)) in processes.enumerated() {
-            let status = await exited.first { _ in true } ?? -1
+        for (index, ((_, output, _), status)) in zip(processes, statuses).enumerated() {
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             guard status == 0, let totalMs = summaryTotalMs(text) else {
                 throw BenchError("proxy-tier worker \(index) for \(url) exited \(status): \(text.suffix(400))")
