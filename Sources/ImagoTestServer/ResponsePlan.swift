@@ -105,7 +105,7 @@ enum ResponsePlanner {
         range: Range<Int>, faults: Faults, fileToClose: NIOFileHandle?
     ) -> ResponsePlan {
         var headers = headers
-        for (name, value) in faults.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
+        for (name, value) in faults.headers.sorted(by: { $0.key < $1.key }) { headers.replaceOrAdd(name: name, value: value) }
         let mayHaveBody = status.mayHaveResponseBody
         let isHead = request.method == .HEAD
         // A HEAD response to a chunked resource gets neither framing header: there is no body
