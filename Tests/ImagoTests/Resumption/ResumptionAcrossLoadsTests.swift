@@ -22,8 +22,9 @@ final class ResumptionAcrossLoadsTests: XCTestCase {
 
     /// Loads `path` once with retries off and expects it to fail (leaving a partial).
     private func failOnce(_ path: String, _ transport: any ImageTransport, idleTimeout: Double = 10,
-                          file: StaticString = #filePath, line: UInt = #line) async throws {
-        let pipeline = try harness.pipeline(transport, retries: RetryPolicy.none, diskCache: true, idleTimeout: idleTimeout)
+                          cacheSizeLimit: Int = 64 << 20, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let pipeline = try harness.pipeline(transport, retries: RetryPolicy.none, diskCache: true, idleTimeout: idleTimeout,
+                                            cacheSizeLimit: cacheSizeLimit)
         do {
             _ = try await pipeline.response(for: harness.request(path))
             XCTFail("the first load should fail", file: file, line: line)
@@ -111,6 +112,15 @@ final class ResumptionAcrossLoadsTests: XCTestCase {
             XCTAssertEqual(response.pixels, reference, name)
             XCTAssertEqual(harness.ranges(path), [nil, nil], "\(name): dropped, fetched whole")
             await harness.expectNoTemporaries(name)
+        }
+    }
+
+    func testNoPartialIsKeptForABodyLargerThanTheDiskCache() async throws {
+        for (name, transport) in ResumptionHarness.transports {
+            let path = "/too-big-to-keep-\(name).jpg"
+            harness.server.setRoute(path, Route(body: jpeg, initialFaults: [Faults(closeAfterBytes: half)]))
+            try await failOnce(path, transport, cacheSizeLimit: jpeg.count - 1)
+            XCTAssertEqual(partials, [], "\(name): the complete body would not fit the cache")
         }
     }
 
