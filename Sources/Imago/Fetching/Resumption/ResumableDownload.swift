@@ -14,9 +14,10 @@ import Darwin
 /// `.tmp-imago-partial-<sha256 of the source key>` in the cache directory plus a `.json` record,
 /// so another load, even in another process, can continue it; the cache's sweep removes both
 /// once older than its grace period) or ``ephemeral(in:url:limit:)`` (no disk cache: a unique
-/// `.tmp-imago-download-<UUID>` kept only for the retries of this fetch). Before each attempt it adds ``rangeHeaders()`` to
-/// the request and sets ``FetchRequest/resumption``; after each attempt it calls
-/// ``settle(after:)``; at the end ``close()``.
+/// `.tmp-imago-download-<UUID>` kept only for the retries of this fetch). Before each attempt it
+/// adds ``rangeHeaders()`` to the request and sets ``FetchRequest/resumption``; after each attempt
+/// it calls ``settle(after:)``; at the end ``close()``. Either kind holds an exclusive `flock` on
+/// its file from creation to ``close()``: two fetches never write one partial.
 ///
 /// Transports write the body of a download through it (``DownloadFile``): a 206 whose
 /// `Content-Range` starts where the partial ends continues the file; a 200 restarts it; a 206 for
@@ -24,7 +25,8 @@ import Darwin
 /// the owner). A transport never removes the partial itself: ``settle(after:)`` keeps it only
 /// after a mid-body failure (truncation, connection error, idle timeout) of a response with a
 /// strong validator and `Accept-Ranges: bytes`, with at least one byte and within the limit; a
-/// cancel, success or any other failure drops it. A completed body is renamed to a fresh
+/// cancel, a success or any other failure of a body drops it, while a failure before any body (a
+/// 503, a refused connection) leaves an earlier partial as it was. A completed body is renamed to a fresh
 /// `.tmp-imago-download-` name before it is handed over, so it is an ordinary `.file` body and
 /// the partial's name is free again.
 public final class ResumableDownload: Sendable, Hashable {
