@@ -18,8 +18,10 @@ struct LoadCommand: AsyncParsableCommand {
     @Argument(help: "http(s) URLs, file:// URLs or local file paths (schemes are case-insensitive).")
     var sources: [String]
 
-    @Option(help: "How bodies are received: data (in memory) or file (streamed to a temporary file).")
-    var strategy: FetchStrategy = .inMemory
+    @Option(help: ArgumentHelp(
+        "How bodies are received: data (in memory) or file (streamed to a file). Default: file with --cache-dir, else data.",
+        discussion: "With a disk cache, file downloads land in its directory and are renamed into it, and one that breaks mid-body is resumed with Range by the retry or the next run."))
+    var strategy: FetchStrategy?
 
     @Option(help: "The HTTP client (default: the pipeline's default on this platform).")
     var transport: BuiltInTransport = .platformDefault
@@ -92,7 +94,7 @@ struct LoadCommand: AsyncParsableCommand {
             diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) },
             httpCachePolicy: HTTPCachePolicy(mode: cachePolicy, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
                                              alwaysRevalidate: alwaysRevalidate),
-            fetchStrategy: strategy,
+            fetchStrategy: strategy ?? (cacheDir != nil ? .downloadToFile : .inMemory),
             idleTimeout: timeout,
             temporaryDirectory: downloads.url,
             eventHandler: recorder.record))
