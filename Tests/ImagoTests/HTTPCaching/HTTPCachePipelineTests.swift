@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 @testable import Imago
 import ImagoTestServer
@@ -75,14 +74,14 @@ final class HTTPCachePipelineTests: XCTestCase {
             XCTAssertEqual(first.diskCache, .stored)
             // Not 59: the server's Date has whole seconds, so up to a second of apparent age.
             clock.advance(by: 55)
-            let events = EventLog()
-            let restarted = try pipeline(strategy, events: events.record)
+            let events = EventKinds()
+            let restarted = try pipeline(strategy, events: { events.append($0.kind) })
             let second = try await load(path, restarted)
             XCTAssertEqual(second.origin, .disk)
             XCTAssertEqual(second.diskCache, .fresh)
             XCTAssertEqual(second.pixels, first.pixels)
             XCTAssertEqual(server.counters.requests(for: path), 1)
-            XCTAssertEqual(events.kinds.filter { $0 == .diskFresh }.count, 1)
+            XCTAssertEqual(events.count(.diskFresh), 1)
             XCTAssertEqual(restarted.counters.snapshot.diskFreshHits, 1)
             XCTAssertEqual(restarted.counters.snapshot.fetches, 0)
         }
@@ -96,15 +95,15 @@ final class HTTPCachePipelineTests: XCTestCase {
             let bodyBytes = server.counters.bodyBytesSent(for: path)
             clock.advance(by: 61)
             serve(path, "max-age=60")
-            let events = EventLog()
-            let restarted = try pipeline(strategy, events: events.record)
+            let events = EventKinds()
+            let restarted = try pipeline(strategy, events: { events.append($0.kind) })
             let second = try await load(path, restarted)
             XCTAssertEqual(second.origin, .disk, "a 304 serves the stored bytes as a disk hit")
             XCTAssertEqual(second.diskCache, .revalidated)
             XCTAssertEqual(second.pixels, first.pixels)
             XCTAssertEqual(server.counters.requests(for: path), 2, "one conditional request")
             XCTAssertEqual(server.counters.bodyBytesSent(for: path), bodyBytes, "answered without a body (304)")
-            XCTAssertEqual(events.kinds.filter { $0 == .revalidated }.count, 1)
+            XCTAssertEqual(events.count(.revalidated), 1)
             XCTAssertEqual(restarted.counters.snapshot.diskRevalidations, 1)
             clock.advance(by: 55)
             let third = try await load(path, try pipeline(strategy))
@@ -180,11 +179,4 @@ final class HTTPCachePipelineTests: XCTestCase {
         XCTAssertEqual(outcome6, .revalidated)
         XCTAssertEqual(server.counters.requests(for: "/long.png"), 3)
     }
-}
-
-/// Pipeline events as they arrive, for counting kinds.
-final class EventLog: Sendable {
-    private let events = Mutex<[PipelineEvent.Kind]>([])
-    var kinds: [PipelineEvent.Kind] { events.withLock { $0 } }
-    @Sendable func record(_ event: PipelineEvent) { events.withLock { $0.append(event.kind) } }
 }
