@@ -8,7 +8,8 @@ extension ImagePipeline {
     func fetch(_ url: URL, _ request: ImageRequest, lookup: DiskLookup,
                shared: SharedWork) async -> Result<Payload, ImageLoadingError> {
         let sourceKey = request.source.identity
-        let fetchRequest = FetchRequest(
+        var lookup = lookup
+        var fetchRequest = FetchRequest(
             url: url, headers: lookup.conditionalHeaders, strategy: request.fetchStrategy ?? configuration.fetchStrategy,
             idleTimeout: configuration.idleTimeout, maxResponseSize: configuration.maxResponseSize,
             // With a disk cache, downloads land in its directory: the finished file is renamed
@@ -16,11 +17,12 @@ extension ImagePipeline {
             temporaryDirectory: configuration.diskCache?.directory ?? configuration.temporaryDirectory)
         // A download to file keeps what a broken transfer received, for the retries (and, with
         // a disk cache, later loads) to continue with Range / If-Range (ResumableDownload).
-        var resumption = makeResumption(for: fetchRequest, sourceKey)
+        let persistsPartials = request.cachePolicy.writesDisk
+        var resumption = makeResumption(for: fetchRequest, sourceKey, persistent: persistsPartials)
         defer { resumption?.close() }
         var retries = 0, restarts = 0
         while true {
-            if resumption?.isSpent == true { resumption?.close(); resumption = makeResumption(for: fetchRequest, sourceKey) }
+            if resumption?.isSpent == true { resumption?.close(); resumption = makeResumption(for: fetchRequest, sourceKey, persistent: persistsPartials) }
             let attempt = resumption.map { fetchRequest.resuming($0) } ?? fetchRequest
             let outcome = await networkLimiter.run(priority: { shared.priority }) {
                 await self.transportFetch(attempt, sourceKey, shared)
@@ -41,7 +43,12 @@ extension ImagePipeline {
                     counters.record { $0.resumedDownloads += 1; $0.resumedBytes += exchange.result.resumedFrom }
                     emit(.resumed, sourceKey)
                 }
-                return payload(from: exchange, request, lookup: lookup)
+                if let payload = payload(from: exchange, request, lookup: lookup) { return payload }
+                // The 304 confirmed no entry the cache still holds (evicted, replaced by another
+                // writer, or another ETag): ask again, unconditionally. Once: a plain request
+                // cannot be answered 304 to any effect (`payload` fails that one).
+                lookup = DiskLookup()
+                fetchRequest.headers = [:]
             case .failure(let error)?:
                 guard let wait = configuration.retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
                     return .failure(.fetch(error))
@@ -51,6 +58,7 @@ extension ImagePipeline {
                 do {
                     try await configuration.clock.sleep(for: wait)
                 } catch {
+                    resumption?.settle(after: nil)   // a cancel keeps nothing, a kept partial included
                     return .failure(.cancelled)   // cancelled during back-off: no more requests (RETRY-2)
                 }
             }
@@ -59,10 +67,11 @@ extension ImagePipeline {
 
     /// The partial for this fetch: in the disk cache's directory under a name per source (kept
     /// for later loads, bounded also by the cache's size limit), else a file for this fetch's
-    /// retries only. nil for in-memory fetches, or when another fetch owns the source's partial.
-    private func makeResumption(for request: FetchRequest, _ sourceKey: String) -> ResumableDownload? {
+    /// retries only (also when the request must not write the disk: `persistent` false). nil for
+    /// in-memory fetches, or when another fetch owns the source's partial.
+    private func makeResumption(for request: FetchRequest, _ sourceKey: String, persistent: Bool) -> ResumableDownload? {
         guard request.strategy == .downloadToFile else { return nil }
-        if let cache = configuration.diskCache, request.temporaryDirectory == cache.directory {
+        if persistent, let cache = configuration.diskCache, request.temporaryDirectory == cache.directory {
             return .persistent(in: cache.directory, sourceKey: sourceKey, url: request.url,
                                limit: min(request.maxResponseSize, cache.configuration.sizeLimit))
         }

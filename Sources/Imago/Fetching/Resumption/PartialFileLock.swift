@@ -27,6 +27,9 @@ final class PartialFileLock: Sendable {
                 return nil
             }
             if Self.same(fd, path) {
+                // Now, not when it was kept: the cache's sweep judges `.tmp-` files by their age,
+                // and this one is in use again.
+                _ = futimens(fd, nil)
                 descriptor = fd
                 return
             }
@@ -49,6 +52,9 @@ final class PartialFileLock: Sendable {
         var info = stat()
         return fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
     }
+
+    /// fsync: the kept bytes are on the disk (best effort; a failure only risks the partial).
+    func synchronize() { _ = fsync(descriptor) }
 
     /// Cuts the file to `length` bytes.
     func truncate(to length: Int) throws(FetchError) {

@@ -146,7 +146,9 @@ public final class ResumableDownload: Sendable, Hashable {
             }
             state.partial = nil
             let identity = ResumeValidator.isIdentity(head)
+            // A no-store body is never kept for later, not even in part (HTTP-1).
             let continuable = head.statusCode == 200 && identity && ResumeValidator.acceptsByteRanges(head)
+                && !CacheControl(head.headers["cache-control"]).noStore
             let body = Body(offset: 0, total: identity ? head.expectedLength : nil,
                             validator: continuable ? ResumeValidator.strong(head) : nil)
             state.body = body
@@ -167,7 +169,8 @@ public final class ResumableDownload: Sendable, Hashable {
         else { return nil }
         // If-Range promised the same representation; a server that says otherwise is not trusted.
         if partial.validator.hasPrefix("\""), let etag = head.etag, etag != partial.validator { return nil }
-        return Body(offset: asked, total: total, validator: ResumeValidator.strong(head) ?? partial.validator)
+        let storable = !CacheControl(head.headers["cache-control"]).noStore
+        return Body(offset: asked, total: total, validator: storable ? ResumeValidator.strong(head) ?? partial.validator : nil)
     }
 
     /// Counts bytes the transport wrote to the current body.
@@ -183,6 +186,11 @@ public final class ResumableDownload: Sendable, Hashable {
         return try state.withLock { state throws(FetchError) -> URL in
             state.partial = nil
             state.body = nil
+            // A sweep may have removed the name (and another fetch taken it) since the lock:
+            // then what the name leads to is not this body. Transient: the retry starts over.
+            guard lock.isNamed(by: fileURL.path) else {
+                throw .transport("the partial download was removed while it was being written")
+            }
             guard rename(fileURL.path, destination.path) == 0 else {
                 throw .fileSystem("renaming the completed download: \(String(cString: strerror(errno)))")
             }
@@ -211,6 +219,8 @@ public final class ResumableDownload: Sendable, Hashable {
             }
             // Once renamed away the locked file is the completed body: never cut it.
             if state.partial == nil, !state.renamedAway { try? lock.truncate(to: 0) }
+            // The bytes reach the disk before the record that vouches for them.
+            if state.partial != nil, recordURL != nil { lock.synchronize() }
             writeRecord(state.partial)
         }
     }
