@@ -28,7 +28,14 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
     /// response yet: what a client-side cancel looks like to the server.
     public internal(set) var connectionsClosedByClient = 0
 
+    /// Every request in arrival order with its header fields (names lowercased, repeats
+    /// joined with ", "): what a test reads to see `Range` / `If-Range` asked.
+    public internal(set) var requestLog: [LoggedRequest] = []
+
     public init() {}
+
+    /// The logged requests for `path`, in arrival order.
+    public func requestLog(for path: String) -> [LoggedRequest] { requestLog.filter { $0.path == path } }
 
     /// Requests for `path` so far.
     public func requests(for path: String) -> Int { requestsByPath[path, default: 0] }
@@ -44,6 +51,14 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
             + "(total \(totalBodyBytesSent)), completed \(responsesCompletedByPath), connections "
             + "opened \(connectionsOpened) closed \(connectionsClosed) by client \(connectionsClosedByClient)"
     }
+}
+
+/// One request as the server received it.
+public struct LoggedRequest: Sendable, Equatable {
+    /// The percent-decoded path, query dropped.
+    public let path: String
+    /// Header fields, names lowercased, repeats joined with ", ".
+    public let headers: [String: String]
 }
 
 /// The server's live counters: read them at any time, or await a condition on them.
@@ -94,11 +109,19 @@ public final class ServerCounters: Sendable {
 
     // MARK: Recording, called by the connection handlers.
 
-    func requestReceived(path: String, conditional: Bool) {
+    func requestReceived(path: String, headers: [(String, String)] = []) {
+        var fields: [String: String] = [:]
+        for (name, value) in headers {
+            let key = name.lowercased()
+            fields[key] = fields[key].map { $0 + ", " + value } ?? value
+        }
         state.update {
+            $0.requestLog.append(LoggedRequest(path: path, headers: fields))
             $0.totalRequests += 1
             $0.requestsByPath[path, default: 0] += 1
-            if conditional { $0.conditionalRequestsByPath[path, default: 0] += 1 }
+            if fields["if-none-match"] != nil || fields["if-modified-since"] != nil {
+                $0.conditionalRequestsByPath[path, default: 0] += 1
+            }
             $0.requestOrder.append(path)
         }
     }

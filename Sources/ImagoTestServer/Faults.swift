@@ -41,8 +41,9 @@ public struct Faults: Sendable {
     public var gate: Gate?
 
     /// Extra response headers, sent with every response of the route (`Retry-After` with a
-    /// status fault, say); one the server sends anyway (`Date`, `ETag`...) is replaced.
-    /// Default empty.
+    /// status fault, say); one the server sends itself is replaced (`ETag: W/"x"` makes the tag
+    /// weak, `Accept-Ranges: none` withdraws range support from the head while the server still
+    /// answers ranges). Default empty.
     public var headers: [String: String]
 
     /// An honest response: no faults at all.

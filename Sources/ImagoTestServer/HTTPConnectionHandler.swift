@@ -50,9 +50,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .head(let head):
             pendingHead = head
             responseInProgress = true
-            core.counters.requestReceived(
-                path: Self.path(of: head.uri),
-                conditional: head.headers.contains(name: "If-None-Match") || head.headers.contains(name: "If-Modified-Since"))
+            core.counters.requestReceived(path: Self.path(of: head.uri), headers: head.headers.map { ($0.name, $0.value) })
         case .body:
             break  // request bodies are not used; GET and HEAD have none
         case .end:

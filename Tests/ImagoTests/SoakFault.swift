@@ -10,6 +10,10 @@ enum SoakFault: String, CaseIterable, Sendable {
     case stallBeyondIdleTimeout, oversizedWithLength, oversizedChunked
     case cancelImmediately, cancelWhileHeadHeld, cancelMidBody
 
+    /// Faults after which a download to file keeps its partial in the disk cache's directory
+    /// for the next load (a mid-body break of a body with a strong ETag and byte ranges).
+    static let leavingResumablePartials: Set<SoakFault> = [.resetMidBody, .resetMidChunkedBody, .stallBeyondIdleTimeout]
+
     /// Relative frequency in the soak mix: stalls cost a whole idle timeout per attempt, so
     /// they are rare; cheap faults are common.
     var weight: Int {
@@ -41,10 +45,13 @@ enum SoakFault: String, CaseIterable, Sendable {
         case .truncatedImage:
             // A complete HTTP transfer of an incomplete JPEG: the decoder, not the transport, notices.
             return Route(body: Array(image.prefix(half)), contentType: "image/jpeg")
+        // Every answer breaks after a quarter of the image, a retry's 206 for the rest too: a
+        // download to file continues what the attempt before kept (resumable downloads), and
+        // three attempts still end a quarter short.
         case .resetMidBody:
-            return Route(body: image, contentType: "image/jpeg", faults: Faults(closeAfterBytes: half))
+            return Route(body: image, contentType: "image/jpeg", faults: Faults(closeAfterBytes: image.count / 4))
         case .resetMidChunkedBody:
-            return Route(body: image, contentType: "image/jpeg", faults: Faults(closeAfterBytes: half, chunked: true))
+            return Route(body: image, contentType: "image/jpeg", faults: Faults(closeAfterBytes: image.count / 4, chunked: true))
         case .serverErrorBurst:
             return Route(body: image, contentType: "image/jpeg").failFirst(2, with: Faults(status: 503))
         case .persistentServerError:
@@ -77,6 +84,9 @@ enum SoakFault: String, CaseIterable, Sendable {
              (.truncatedImage, .failure(.decoding(.truncated))),
              (.resetMidBody, .failure(.fetch(.truncated))),
              (.resetMidChunkedBody, .failure(.fetch(.transport))),
+             // A download to file's last attempt continued a partial with a chunked 206, whose
+             // Content-Range gave the complete length: short of it is a truncation.
+             (.resetMidChunkedBody, .failure(.fetch(.truncated))),
              (.stallBeyondIdleTimeout, .failure(.fetch(.timedOut))),
              (.cancelImmediately, .failure(.cancelled)), (.cancelWhileHeadHeld, .failure(.cancelled)),
              (.cancelMidBody, .failure(.cancelled)):

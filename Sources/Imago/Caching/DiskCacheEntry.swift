@@ -3,8 +3,9 @@ import Foundation
 extension DiskCache {
     /// What is kept of the HTTP response with an entry: its validators, for conditional
     /// revalidation (`If-None-Match` / `If-Modified-Since`), and what `HTTPCachePolicy` needs to
-    /// judge freshness and `Vary` after a restart. Written with the entry (and by `refresh`), in
-    /// the sidecar, as crash-safely as the entry itself.
+    /// judge freshness and `Vary` after a restart. Written with the entry, in the sidecar, as
+    /// crash-safely as the entry itself; `refresh` skips the fsync (a crash right after one can
+    /// cost the entry, never misdescribe it).
     public struct Metadata: Sendable, Equatable, Codable {
         /// The response's `ETag`, verbatim (default nil).
         public var etag: String?

@@ -65,16 +65,21 @@ extension DiskCache {
     }
 
     /// Records a successful revalidation (HTTP 304): new validators, `storedAt` = now, so the
-    /// entry is fresh again. Counts as an access.
-    /// - Returns: false when there is no (valid) entry for `key`.
+    /// entry is fresh again. Counts as an access. With `revalidated` (the metadata the
+    /// conditional request was made from), only an entry that still has its validators is
+    /// refreshed: one another writer replaced meanwhile is not the one the server confirmed.
+    /// - Returns: false when there is no (valid) entry for `key`, or it is not `revalidated`'s.
     @discardableResult
-    public func refresh(forKey key: String, metadata: Metadata) throws -> Bool {
+    public func refresh(forKey key: String, metadata: Metadata, revalidated: Metadata? = nil) throws -> Bool {
         let hash = DiskCacheNaming.hash(forKey: key)
         return try lock.withLock { state, session in
             try synchronize(&state, session)
             let sidecar: DiskCacheSidecar
             switch try inspect(hash: hash, key: key) {
             case .hit(let found): sidecar = found
+                if let revalidated, found.etag != revalidated.etag || found.lastModified != revalidated.lastModified {
+                    return false
+                }
             case .miss: return false
             case .suspect:
                 session.didChangeDirectory = try files.removeEntry(hash)

@@ -13,9 +13,13 @@ final class FetchOperation: Sendable {
         var outcome: Result<FetchResult, FetchError>?
         var head: FetchResponseHead?
         var data = Data()
-        var file: FileHandle?
-        var fileURL: URL?
+        var file: DownloadFile?
+        /// Body bytes received, those a continued partial already held included.
         var received = 0
+        /// Bytes a continued partial held before this response (0 unless resumed).
+        var resumedFrom = 0
+        /// What `received` should reach: the Content-Length, or a continued partial's total.
+        var expected: Int?
         /// URLs visited so far (the request's first), to count redirects and see cycles.
         var visited: [URL] = []
         var finalURL: URL?
@@ -108,36 +112,28 @@ final class FetchOperation: Sendable {
             return false
         }
         do {
-            let file = try openDownloadFile()
+            let file = try request.strategy == .downloadToFile ? DownloadFile(request, head: head) : nil
             let accepted = state.withLock { state in
                 guard state.outcome == nil else { return false }
                 state.head = head
                 state.finalURL = http.url ?? finalURL
-                (state.file, state.fileURL) = (file?.handle, file?.url)
+                state.file = file
+                // A body continuing a partial counts the bytes it held (see HTTPExchange).
+                let offset = file?.offset ?? 0
+                (state.received, state.resumedFrom) = (offset, offset)
+                state.expected = offset > 0 ? file?.total : expected
                 // One allocation of the announced size (already checked against the limit)
                 // instead of a doubling buffer that briefly holds old and new copies.
                 if file == nil, let expected { state.data.reserveCapacity(expected) }
                 return true
             }
-            if !accepted, let file {
-                // Cancelled while the file was being created: nobody else will remove it.
-                try? file.handle.close()
-                try? FileManager.default.removeItem(at: file.url)
-            }
+            // Cancelled while the file was being opened: nobody else will close it.
+            if !accepted { file?.abandon() }
             return accepted
         } catch {
             finish(.failure(error))
             return false
         }
-    }
-
-    private func openDownloadFile() throws(FetchError) -> (handle: FileHandle, url: URL)? {
-        guard request.strategy == .downloadToFile else { return nil }
-        let url = request.makeDownloadFileURL()
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: url)
-        else { throw .fileSystem("cannot create \(url.path)") }
-        return (handle, url)
     }
 
     /// Takes a body chunk; false when the fetch is over (finished, or this chunk broke the size
@@ -149,11 +145,11 @@ final class FetchOperation: Sendable {
             state.received += chunk.count
             if state.received > request.maxResponseSize { return .failure(.tooLarge(limit: request.maxResponseSize)) }
             if let file = state.file {
-                do { try file.write(contentsOf: chunk) } catch { return .failure(.fileSystem("\(error)")) }
+                do throws(FetchError) { try file.write(chunk) } catch { return .failure(error) }
             } else {
                 state.data.append(chunk)
             }
-            return .success(FetchProgress(received: state.received, expected: state.head?.expectedLength))
+            return .success(FetchProgress(received: state.received, expected: state.expected))
         }
         switch report {
         case .success(let update):
@@ -177,14 +173,21 @@ final class FetchOperation: Sendable {
             let failure = map(error)
             if failure == .timedOut || failure == .cancelled { return .failure(failure!) }
             // A connection that closed early is a truncation, whatever the socket error says.
-            if let expected = head.expectedLength, state.received < expected {
+            if let expected = state.expected, state.received < expected {
                 return .failure(.truncated(expected: expected, received: state.received))
             }
             if let failure { return .failure(failure) }
             if state.received == 0 { return .failure(.emptyData) }
-            let body: FetchResult.Body = state.fileURL.map { .file($0) } ?? .data(state.data)
-            return .success(FetchResult(head: head, body: body, receivedBytes: state.received,
-                                        finalURL: state.finalURL, redirects: state.visited.count - 1))
+            let body: FetchResult.Body
+            if let file = state.file {
+                state.file = nil
+                do throws(FetchError) { body = .file(try file.finish()) } catch { return .failure(error) }
+            } else {
+                body = .data(state.data)
+            }
+            return .success(FetchResult(head: head, body: body, receivedBytes: state.received - state.resumedFrom,
+                                        finalURL: state.finalURL, redirects: state.visited.count - 1,
+                                        resumedFrom: state.resumedFrom))
         }
         if let outcome { finish(outcome) }
     }
@@ -209,21 +212,21 @@ final class FetchOperation: Sendable {
         return .transport("\(error)")
     }
 
-    /// Records the outcome once, releases file and memory on failure, resumes the caller.
+    /// Records the outcome once, releases file and memory, resumes the caller. A file still held
+    /// here was not handed over (a success took it already): it is abandoned (removed, or a
+    /// resumable partial closed for its owner to settle).
     private func finish(_ outcome: Result<FetchResult, FetchError>) {
-        let (continuation, file, fileURL, failed): (CheckedContinuation<Result<FetchResult, FetchError>, Never>?, FileHandle?, URL?, Bool)
+        let (continuation, file): (CheckedContinuation<Result<FetchResult, FetchError>, Never>?, DownloadFile?)
             = state.withLock { state in
-                guard state.outcome == nil else { return (nil, nil, nil, false) }
+                guard state.outcome == nil else { return (nil, nil) }
                 state.outcome = outcome
-                let taken = (state.continuation, state.file, state.fileURL)
+                let taken = (state.continuation, state.file)
                 state.continuation = nil
                 state.file = nil
                 state.data = Data()
-                if case .failure = outcome { return (taken.0, taken.1, taken.2, true) }
-                return (taken.0, taken.1, nil, false)
+                return taken
             }
-        try? file?.close()
-        if failed, let fileURL { try? FileManager.default.removeItem(at: fileURL) }
+        file?.abandon()
         continuation?.resume(returning: outcome)
     }
 }

@@ -26,6 +26,10 @@ public struct FetchRequest: Sendable, Hashable {
     /// Directory for download-to-file temporaries (ideally on the disk cache's filesystem, so the
     /// file can be renamed into the cache). Default: the system temporary directory.
     public var temporaryDirectory: URL
+    /// The partial a download to file continues or starts (its owner adds its `Range` /
+    /// `If-Range` to `headers` and settles it after the attempt); only `.downloadToFile` uses it.
+    /// Default nil: a fresh temporary, removed on any failure.
+    public var resumption: ResumableDownload? = nil
 
     /// Prefix of download-to-file temporaries. It starts with the disk cache's temporary-file
     /// prefix (`.tmp-`), so a download left behind by a killed process in a cache directory is
@@ -101,6 +105,9 @@ public struct FetchResult: Sendable {
     public var finalURL: URL? = nil
     /// Redirects followed to get here. Default 0.
     public var redirects: Int = 0
+    /// Bytes of the body that an earlier attempt had kept and this one continued with a 206
+    /// (`receivedBytes` counts only the rest). Default 0: the whole body came now.
+    public var resumedFrom: Int = 0
 }
 
 /// Bytes received so far; `expected` is nil when the response has no Content-Length (or, under

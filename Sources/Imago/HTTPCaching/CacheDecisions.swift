@@ -67,7 +67,19 @@ extension HTTPCachePolicy {
         if let etag = stored.etag, merged["etag"] == nil { merged["etag"] = etag }
         if let lastModified = stored.lastModified, merged["last-modified"] == nil { merged["last-modified"] = lastModified }
         for (name, value) in head.headers where Self.keptResponseFields.contains(name) { merged[name] = value }
+        // The stored Date is the original response's: kept, it would age the entry from then
+        // on. Without a Date of its own, the 304's time of receipt stands for it.
+        if head.headers["date"] == nil { merged["date"] = nil }
         return Self.metadata(merged, requestHeaders: requestHeaders, requestedAt: requestedAt, receivedAt: receivedAt)
+    }
+
+    /// Whether a 304 confirms the entry made from `stored`: not when it names a different strong
+    /// ETag (RFC 9111 §4.3.4: such a 304 selects no stored response, and must not update one).
+    static func confirms(_ head: FetchResponseHead, _ stored: DiskCache.Metadata) -> Bool {
+        guard let etag = (head.headers["etag"] ?? head.etag)?.trimmingCharacters(in: .whitespaces), !etag.hasPrefix("W/") else {
+            return true
+        }
+        return etag == stored.etag
     }
 
     /// `If-None-Match` with the stored ETag and `If-Modified-Since` with the stored

@@ -15,7 +15,7 @@ public struct HTTPCachePolicy: Sendable, Hashable, CustomStringConvertible {
         /// heuristic of 10 % of the time since `Last-Modified` (at most `maxHeuristicLifetime`);
         /// `no-cache` revalidates every use.
         case http
-        /// Store every image response (except `no-store`) and reuse it without asking, as Nuke's
+        /// Store every image response (except `no-store` and `Vary: *`) and reuse it without asking, as Nuke's
         /// DataCache and Kingfisher do: the server's freshness is ignored on purpose (HTTP-2
         /// lets a loader do so when it says so).
         case aggressive

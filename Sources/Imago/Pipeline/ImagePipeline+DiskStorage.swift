@@ -4,8 +4,10 @@ extension ImagePipeline {
     /// Turns a completed fetch into the payload the decoder reads, applying the HTTP cache
     /// policy: a 304 serves (and refreshes) the revalidated entry; a 200 that declares an image
     /// is stored, replaces the entry, or is kept off the disk (`no-store` and the like, HTTP-1),
-    /// in which case an older entry for the URL is removed too.
-    func payload(from exchange: Exchange, _ request: ImageRequest, lookup: DiskLookup) -> Result<Payload, ImageLoadingError> {
+    /// in which case an older entry for the URL is removed too. Nil when a 304 confirmed no
+    /// entry the cache still holds (see `revalidatedPayload`): the caller fetches again,
+    /// unconditionally.
+    func payload(from exchange: Exchange, _ request: ImageRequest, lookup: DiskLookup) -> Result<Payload, ImageLoadingError>? {
         let result = exchange.result
         let storage: Payload.Storage
         switch result.body {
@@ -26,9 +28,12 @@ extension ImagePipeline {
             return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true))
         }
         let hadEntry = lookup.hadEntry ?? (disk.entry(forKey: sourceKey) != nil)
-        let decision = configuration.httpCachePolicy.storage(
-            for: result.head, requestHeaders: HTTPCachePolicy.requestHeaders(adding: [:]),
-            requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
+        // A 206 is a whole image only when it completed a resumed download; one to a request
+        // without Range is a server's mistake and not kept.
+        let decision = result.head.statusCode == 206 && result.resumedFrom == 0 ? .refuse(.status)
+            : configuration.httpCachePolicy.storage(
+                for: result.head, requestHeaders: HTTPCachePolicy.requestHeaders(adding: [:]),
+                requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
         let outcome: DiskCacheOutcome
         switch decision {
         case .refuse(let reason):
@@ -65,36 +70,40 @@ extension ImagePipeline {
     /// A 304: the revalidated entry's bytes serve the load (a disk hit), with its stored headers
     /// refreshed by the 304's and its freshness restarted. Should the refreshed headers forbid
     /// storing it after all (a 304 that now says `no-store`), this load still gets the bytes and
-    /// the entry is removed.
+    /// the entry is removed. Nil when the 304 confirms nothing the cache holds: it names another
+    /// strong ETag (RFC 9111 §4.3.4), or the entry was evicted or replaced by another writer
+    /// since the lookup.
     private func revalidatedPayload(_ exchange: Exchange, _ request: ImageRequest,
-                                    lookup: DiskLookup) -> Result<Payload, ImageLoadingError> {
+                                    lookup: DiskLookup) -> Result<Payload, ImageLoadingError>? {
         let sourceKey = request.source.identity
         guard let disk = configuration.diskCache, let stored = lookup.revalidating else {
             return .failure(.fetch(.httpStatus(304)))   // a 304 to a request that asked nothing
         }
+        guard HTTPCachePolicy.confirms(exchange.result.head, stored) else { return nil }
         let policy = configuration.httpCachePolicy
         let requestHeaders = HTTPCachePolicy.requestHeaders(adding: [:])
         let metadata = policy.refreshed(stored, with: exchange.result.head, requestHeaders: requestHeaders,
                                         requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
-        counters.record { $0.diskHits += 1; $0.diskRevalidations += 1 }
-        emit(.revalidated, sourceKey)
+        let payload: Payload
         switch policy.storage(for: metadata, receivedAt: exchange.receivedAt) {
         case .store:
-            _ = try? disk.refresh(forKey: sourceKey, metadata: metadata)
-            guard let entry = disk.entry(forKey: sourceKey) else {
-                return .failure(.fetch(.transport("the revalidated cache entry disappeared")))
-            }
-            return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .disk,
-                                    ownsFile: false, diskCache: .revalidated))
+            guard (try? disk.refresh(forKey: sourceKey, metadata: metadata, revalidated: stored)) == true,
+                  let entry = disk.entry(forKey: sourceKey)
+            else { return nil }
+            payload = Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .disk, ownsFile: false,
+                              diskCache: .revalidated)
         case .refuse(let reason):
-            guard let data = try? disk.entry(forKey: sourceKey)?.data() else {
-                return .failure(.fetch(.transport("the revalidated cache entry disappeared")))
-            }
+            guard let entry = disk.entry(forKey: sourceKey), entry.metadata.etag == stored.etag,
+                  entry.metadata.lastModified == stored.lastModified, let data = try? entry.data()
+            else { return nil }
             try? disk.removeEntry(forKey: sourceKey)
             counters.record { $0.diskNotStored += 1 }
             emit(.notStored, sourceKey)
-            return .success(Payload(storage: .data(data), diskKey: nil, origin: .disk, ownsFile: false,
-                                    diskCache: .notStored(reason)))
+            payload = Payload(storage: .data(data), diskKey: nil, origin: .disk, ownsFile: false,
+                              diskCache: .notStored(reason))
         }
+        counters.record { $0.diskHits += 1; $0.diskRevalidations += 1 }
+        emit(.revalidated, sourceKey)
+        return .success(payload)
     }
 }

@@ -8,22 +8,47 @@ extension ImagePipeline {
     func fetch(_ url: URL, _ request: ImageRequest, lookup: DiskLookup,
                shared: SharedWork) async -> Result<Payload, ImageLoadingError> {
         let sourceKey = request.source.identity
-        let fetchRequest = FetchRequest(
+        var lookup = lookup
+        var fetchRequest = FetchRequest(
             url: url, headers: lookup.conditionalHeaders, strategy: request.fetchStrategy ?? configuration.fetchStrategy,
             idleTimeout: configuration.idleTimeout, maxResponseSize: configuration.maxResponseSize,
             // With a disk cache, downloads land in its directory: the finished file is renamed
             // into the cache, and one a killed process left behind is swept with its leftovers.
             temporaryDirectory: configuration.diskCache?.directory ?? configuration.temporaryDirectory)
-        var retries = 0
+        // A download to file keeps what a broken transfer received, for the retries (and, with
+        // a disk cache, later loads) to continue with Range / If-Range (ResumableDownload).
+        let persistsPartials = request.cachePolicy.writesDisk
+        var resumption = makeResumption(for: fetchRequest, sourceKey, persistent: persistsPartials)
+        defer { resumption?.close() }
+        var retries = 0, restarts = 0
         while true {
+            if resumption?.isSpent == true { resumption?.close(); resumption = makeResumption(for: fetchRequest, sourceKey, persistent: persistsPartials) }
+            let attempt = resumption.map { fetchRequest.resuming($0) } ?? fetchRequest
             let outcome = await networkLimiter.run(priority: { shared.priority }) {
-                await self.transportFetch(fetchRequest, sourceKey, shared)
+                await self.transportFetch(attempt, sourceKey, shared)
+            }
+            resumption?.settle(after: outcome.map { $0.map(\.result) })
+            // The answer to a range request could not continue the partial (416, a 206 for
+            // other bytes): it is dropped; start over at once without Range, a bounded number
+            // of times (each needs a partial kept by an earlier failed attempt anyway).
+            if resumption?.takeRestartRequest() == true, restarts < 2 {
+                restarts += 1
+                continue
             }
             switch outcome {
             case nil, .failure(.cancelled)?:
                 return .failure(.cancelled)
             case .success(let exchange)?:
-                return payload(from: exchange, request, lookup: lookup)
+                if exchange.result.resumedFrom > 0 {
+                    counters.record { $0.resumedDownloads += 1; $0.resumedBytes += exchange.result.resumedFrom }
+                    emit(.resumed, sourceKey)
+                }
+                if let payload = payload(from: exchange, request, lookup: lookup) { return payload }
+                // The 304 confirmed no entry the cache still holds (evicted, replaced by another
+                // writer, or another ETag): ask again, unconditionally. Once: a plain request
+                // cannot be answered 304 to any effect (`payload` fails that one).
+                lookup = DiskLookup()
+                fetchRequest.headers = [:]
             case .failure(let error)?:
                 guard let wait = configuration.retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
                     return .failure(.fetch(error))
@@ -33,10 +58,24 @@ extension ImagePipeline {
                 do {
                     try await configuration.clock.sleep(for: wait)
                 } catch {
+                    resumption?.settle(after: nil)   // a cancel keeps nothing, a kept partial included
                     return .failure(.cancelled)   // cancelled during back-off: no more requests (RETRY-2)
                 }
             }
         }
+    }
+
+    /// The partial for this fetch: in the disk cache's directory under a name per source (kept
+    /// for later loads, bounded also by the cache's size limit), else a file for this fetch's
+    /// retries only (also when the request must not write the disk: `persistent` false). nil for
+    /// in-memory fetches, or when another fetch owns the source's partial.
+    private func makeResumption(for request: FetchRequest, _ sourceKey: String, persistent: Bool) -> ResumableDownload? {
+        guard request.strategy == .downloadToFile else { return nil }
+        if persistent, let cache = configuration.diskCache, request.temporaryDirectory == cache.directory {
+            return .persistent(in: cache.directory, sourceKey: sourceKey, url: request.url,
+                               limit: min(request.maxResponseSize, cache.configuration.sizeLimit))
+        }
+        return .ephemeral(in: request.temporaryDirectory, url: request.url, limit: request.maxResponseSize)
     }
 
     private func transportFetch(_ request: FetchRequest, _ key: String, _ shared: SharedWork) async -> Result<Exchange, FetchError> {
@@ -79,4 +118,14 @@ struct DiskLookup: Sendable {
     var conditionalHeaders: [String: String] = [:]
     /// Whether an entry for the source existed (nil: the request does not read the disk).
     var hadEntry: Bool?
+}
+
+private extension FetchRequest {
+    /// This request continuing `resumption`'s partial, with its Range / If-Range (if any).
+    func resuming(_ resumption: ResumableDownload) -> FetchRequest {
+        var request = self
+        request.resumption = resumption
+        request.headers.merge(resumption.rangeHeaders()) { _, range in range }
+        return request
+    }
 }

@@ -10,6 +10,8 @@ public struct PipelineEvent: Sendable {
         case revalidated
         /// A response was not written to disk (`no-store`, `Vary: *`, not reusable, too large).
         case notStored
+        /// A download to file completed by continuing a partial an earlier attempt kept (206).
+        case resumed
     }
     /// The request key (decode-stage events) or the source identity (fetch-stage events).
     public let key: String
@@ -47,6 +49,10 @@ public final class PipelineCounters: Sendable {
         public var memoryPressureEvents = 0
         /// Times the pipeline trimmed its memory cache (pressure or `trimMemory`).
         public var cacheTrims = 0
+        /// Downloads completed by continuing a kept partial with a 206.
+        public var resumedDownloads = 0
+        /// Bytes those downloads did not fetch again (the partials' sizes, summed).
+        public var resumedBytes = 0
     }
 
     private let state = Mutex(Snapshot())

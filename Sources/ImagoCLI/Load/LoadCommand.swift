@@ -18,8 +18,10 @@ struct LoadCommand: AsyncParsableCommand {
     @Argument(help: "http(s) URLs, file:// URLs or local file paths (schemes are case-insensitive).")
     var sources: [String]
 
-    @Option(help: "How bodies are received: data (in memory) or file (streamed to a temporary file).")
-    var strategy: FetchStrategy = .inMemory
+    @Option(help: ArgumentHelp(
+        "How bodies are received: data (in memory) or file (streamed to a file). Default: file with --cache-dir, else data.",
+        discussion: "With a disk cache, file downloads land in its directory and are renamed into it, and one that breaks mid-body is resumed with Range by the retry or the next run."))
+    var strategy: FetchStrategy?
 
     @Option(help: "The HTTP client (default: the pipeline's default on this platform).")
     var transport: BuiltInTransport = .platformDefault
@@ -36,7 +38,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "How the disk cache treats HTTP caching headers (default http).",
         discussion: "http: honour Cache-Control, Expires, Last-Modified and validators (RFC 9111); aggressive: store every image except no-store and reuse it without asking."))
-    var cachePolicy: HTTPCachePolicy.Mode = .http
+    var cachePolicy: HTTPCachePolicy.Mode?
 
     @Option(help: "Disk entries stay fresh this many seconds after download or revalidation, whatever the server says (fractions allowed; default: the policy decides).")
     var ttl: Double?
@@ -59,6 +61,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "Load each source K times in this process (origins show the caches).")
     var repetitions = 1
 
+    /// The longest `--ttl` (about 68 years): past it, milliseconds no longer fit a Duration.
+    static let maxTTL = Double(Int32.max)
+
     func validate() throws {
         if sources.isEmpty { throw ValidationError("give at least one URL or path") }
         if repetitions < 1 { throw ValidationError("--repeat must be at least 1") }
@@ -66,9 +71,11 @@ struct LoadCommand: AsyncParsableCommand {
         if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
         if let n = maxPixelSize, n < 1 { throw ValidationError("--max-pixel-size must be at least 1") }
         if output != nil && sources.count > 1 { throw ValidationError("--output needs exactly one source") }
-        if let ttl, !(ttl >= 0) || !ttl.isFinite { throw ValidationError("--ttl must be a number of seconds, 0 or more") }
+        if let ttl, !(ttl >= 0) || !(ttl <= Self.maxTTL) {
+            throw ValidationError("--ttl must be a number of seconds from 0 to \(Int(Self.maxTTL))")
+        }
         let cacheOptions = [ttl != nil ? "--ttl" : nil, alwaysRevalidate ? "--always-revalidate" : nil,
-                            cachePolicy != .http ? "--cache-policy" : nil].compactMap { $0 }
+                            cachePolicy != nil ? "--cache-policy" : nil].compactMap { $0 }
         if cacheDir == nil, let first = cacheOptions.first {
             throw ValidationError("\(first) applies to the disk cache: give --cache-dir too")
         }
@@ -90,9 +97,9 @@ struct LoadCommand: AsyncParsableCommand {
             transport: transport.make(),
             memoryCache: noMemoryCache ? nil : MemoryCache(),
             diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) },
-            httpCachePolicy: HTTPCachePolicy(mode: cachePolicy, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
+            httpCachePolicy: HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
                                              alwaysRevalidate: alwaysRevalidate),
-            fetchStrategy: strategy,
+            fetchStrategy: strategy ?? (cacheDir != nil ? .downloadToFile : .inMemory),
             idleTimeout: timeout,
             temporaryDirectory: downloads.url,
             eventHandler: recorder.record))

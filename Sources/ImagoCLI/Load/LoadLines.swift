@@ -85,6 +85,7 @@ struct LoadSummary {
             disk.add("stored", counters.diskStores)
             disk.add("replaced", counters.diskReplacements)
             disk.add("notStored", counters.diskNotStored)
+            disk.add("resumedDownloads", counters.resumedDownloads)
             summary.add("diskCache", object: disk)
         }
         var line = JSONLine()

@@ -110,8 +110,10 @@ public enum NginxDirective: Sendable, Hashable {
     /// `if (-f DOCROOT/FILE) { ... }`: these directives apply only while the docroot holds that
     /// file, so a test can switch a location's behaviour by creating or removing the file.
     /// Inside: ``status(_:)``, ``redirect(status:to:keepingQuery:)``,
-    /// ``header(name:value:always:)``, ``limitRate(bytesPerSecond:)`` and ``gzip(types:minLength:)``
-    /// (what nginx allows in an `if` in a location).
+    /// ``header(name:value:always:)``, ``limitRate(bytesPerSecond:)``, ``gzip(types:minLength:)``
+    /// (what nginx allows in an `if` in a location) and ``proxy(to:timeoutSeconds:)`` to an
+    /// `.url` without a path (the request path goes on as it is; the location gets the other
+    /// proxy settings, which nginx refuses inside an `if`).
     case whileFileExists(String, [NginxDirective])
 }
 
@@ -131,6 +133,12 @@ struct NginxConfigRenderer {
         var lines = ["        \(head) {"]
         for directive in location.directives {
             lines += try render(directive, nested: false).map { "            " + $0 }
+            if case .whileFileExists(_, let inner) = directive,
+               case .proxy(_, let timeout)? = inner.first(where: { if case .proxy = $0 { true } else { false } }) {
+                guard timeout > 0 else { throw .invalidConfiguration("proxy timeout must be positive") }
+                lines += ["proxy_http_version 1.1;", "proxy_buffering off;", "proxy_connect_timeout \(timeout)s;",
+                          "proxy_send_timeout \(timeout)s;", "proxy_read_timeout \(timeout)s;"].map { "            " + $0 }
+            }
         }
         lines.append("        }")
         return lines.joined(separator: "\n")
@@ -170,7 +178,15 @@ struct NginxConfigRenderer {
         case .header(let name, let value, let always):
             return ["add_header \(try Self.token(name, allowing: "-")) \(try Self.quoted(value))\(always ? " always" : "");"]
         case .proxy(let upstream, let timeout):
-            guard !nested else { throw .invalidConfiguration("proxy is not allowed inside whileFileExists") }
+            if nested {
+                // nginx takes only `proxy_pass` (without a path) inside an `if`; the location
+                // itself gets the other proxy settings (see `render(_ location:)`).
+                guard case .url(let url) = upstream, url.scheme == "http", url.host != nil, url.path.isEmpty,
+                      url.query == nil else {
+                    throw .invalidConfiguration("inside whileFileExists, proxy needs an http URL without a path")
+                }
+                return ["proxy_pass \(try Self.checked(url.absoluteString));"]
+            }
             guard timeout > 0 else { throw .invalidConfiguration("proxy timeout must be positive") }
             let target = try proxyTarget(upstream)
             return ["proxy_pass \(target);", "proxy_http_version 1.1;", "proxy_buffering off;",

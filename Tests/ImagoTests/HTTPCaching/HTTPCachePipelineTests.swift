@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import XCTest
 @testable import Imago
 import ImagoTestServer
@@ -75,14 +74,14 @@ final class HTTPCachePipelineTests: XCTestCase {
             XCTAssertEqual(first.diskCache, .stored)
             // Not 59: the server's Date has whole seconds, so up to a second of apparent age.
             clock.advance(by: 55)
-            let events = EventLog()
-            let restarted = try pipeline(strategy, events: events.record)
+            let events = EventKinds()
+            let restarted = try pipeline(strategy, events: { events.append($0.kind) })
             let second = try await load(path, restarted)
             XCTAssertEqual(second.origin, .disk)
             XCTAssertEqual(second.diskCache, .fresh)
             XCTAssertEqual(second.pixels, first.pixels)
             XCTAssertEqual(server.counters.requests(for: path), 1)
-            XCTAssertEqual(events.kinds.filter { $0 == .diskFresh }.count, 1)
+            XCTAssertEqual(events.count(.diskFresh), 1)
             XCTAssertEqual(restarted.counters.snapshot.diskFreshHits, 1)
             XCTAssertEqual(restarted.counters.snapshot.fetches, 0)
         }
@@ -96,15 +95,15 @@ final class HTTPCachePipelineTests: XCTestCase {
             let bodyBytes = server.counters.bodyBytesSent(for: path)
             clock.advance(by: 61)
             serve(path, "max-age=60")
-            let events = EventLog()
-            let restarted = try pipeline(strategy, events: events.record)
+            let events = EventKinds()
+            let restarted = try pipeline(strategy, events: { events.append($0.kind) })
             let second = try await load(path, restarted)
             XCTAssertEqual(second.origin, .disk, "a 304 serves the stored bytes as a disk hit")
             XCTAssertEqual(second.diskCache, .revalidated)
             XCTAssertEqual(second.pixels, first.pixels)
             XCTAssertEqual(server.counters.requests(for: path), 2, "one conditional request")
             XCTAssertEqual(server.counters.bodyBytesSent(for: path), bodyBytes, "answered without a body (304)")
-            XCTAssertEqual(events.kinds.filter { $0 == .revalidated }.count, 1)
+            XCTAssertEqual(events.count(.revalidated), 1)
             XCTAssertEqual(restarted.counters.snapshot.diskRevalidations, 1)
             clock.advance(by: 55)
             let third = try await load(path, try pipeline(strategy))
@@ -155,6 +154,50 @@ final class HTTPCachePipelineTests: XCTestCase {
         }
     }
 
+    func testABrokenNoStoreDownloadLeavesNoPartialForLater() async throws {
+        server.setRoute("/private-big.png", Route(body: png, contentType: "image/png",
+                                                  faults: Faults(closeAfterBytes: png.count / 2, headers: ["Cache-Control": "no-store"])))
+        do {
+            _ = try await load("/private-big.png", try pipeline(.downloadToFile))
+            XCTFail("a truncated body succeeded")
+        } catch {
+            XCTAssertEqual(error as? ImageLoadingError, .fetch(.truncated(expected: png.count, received: png.count / 2)))
+        }
+        XCTAssertEqual(try cacheFiles(), [], "not even part of a no-store body is kept for a later resume (HTTP-1)")
+    }
+
+    func testA304NamingAnotherETagIsNotTrustedAndTheImageIsFetchedAgain() async throws {
+        serve("/lying.png", "no-cache")
+        _ = try await load("/lying.png", try pipeline(.inMemory))
+        // The revalidation gets a 304 for another representation: it confirms nothing stored.
+        server.setRoute("/lying.png", Route(body: otherPNG, contentType: "image/png", faults: Faults(headers: ["Cache-Control": "no-cache"]))
+            .failFirst(1, with: Faults(status: 304, headers: ["ETag": "\"someone-else\"", "Cache-Control": "no-cache"])))
+        let response = try await load("/lying.png", try pipeline(.inMemory))
+        XCTAssertEqual(response.diskCache, .replaced)
+        let current = try await ImageDecoder.decode(Data(otherPNG)).pixels
+        XCTAssertEqual(response.pixels, current, "the server's current image, not the stored one")
+        XCTAssertEqual(server.counters.requests(for: "/lying.png"), 3, "the conditional request, then a plain one")
+    }
+
+    func testA304ForAnEntryEvictedMeanwhileFetchesTheImageAgain() async throws {
+        for strategy in FetchStrategy.allCases {
+            let path = "/evicted-\(strategy).png"
+            serve(path, "no-cache")
+            _ = try await load(path, try pipeline(strategy))
+            let key = ImageRequest(source: .url(server.url(for: path))).source.identity
+            let disk = try DiskCache(directory: directory)
+            // Another process evicts the entry while the conditional request is on its way.
+            let evicted = Latch()
+            let pipeline = try pipeline(strategy, events: { event in
+                if event.kind == .fetchStart, !evicted.isSet { try? disk.removeEntry(forKey: key); evicted.set() }
+            })
+            let response = try await load(path, pipeline)
+            XCTAssertEqual(response.origin, .network, "\(strategy)")
+            XCTAssertEqual(response.diskCache, .stored, "\(strategy): the 304 had nothing to serve; a plain fetch did")
+            XCTAssertEqual(server.counters.requests(for: path), 3)
+        }
+    }
+
     func testAggressiveStoresEverythingButNoStoreAndNeverAsks() async throws {
         serve("/said-nothing.png", "no-cache")
         serve("/private.png", "no-store")
@@ -180,11 +223,4 @@ final class HTTPCachePipelineTests: XCTestCase {
         XCTAssertEqual(outcome6, .revalidated)
         XCTAssertEqual(server.counters.requests(for: "/long.png"), 3)
     }
-}
-
-/// Pipeline events as they arrive, for counting kinds.
-final class EventLog: Sendable {
-    private let events = Mutex<[PipelineEvent.Kind]>([])
-    var kinds: [PipelineEvent.Kind] { events.withLock { $0 } }
-    @Sendable func record(_ event: PipelineEvent) { events.withLock { $0.append(event.kind) } }
 }

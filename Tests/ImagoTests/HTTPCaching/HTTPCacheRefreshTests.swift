@@ -39,6 +39,23 @@ final class HTTPCacheRefreshTests: XCTestCase {
                                   now: PolicyClock.received + 159), .fresh)
     }
 
+    func testA304WithoutADateIsAgedFromItsReceipt() throws {
+        let original = try stored(["Cache-Control": "max-age=60", "ETag": "\"a\"", "Date": PolicyClock.httpDate(offset: 0)])
+        let later = PolicyClock.received + 100
+        let refreshed = policy.refreshed(original, with: PolicyClock.head([:], status: 304), requestHeaders: request,
+                                         requestedAt: later, receivedAt: later)
+        XCTAssertNil(refreshed.responseHeaders["date"], "the original Date would make the entry 100 s old at once")
+        XCTAssertEqual(policy.use(refreshed, storedAt: later, requestHeaders: request, now: later + 59), .fresh)
+    }
+
+    func testOnlyA304WithTheStoredStrongETagConfirmsTheEntry() throws {
+        let original = try stored(["Cache-Control": "max-age=60", "ETag": "\"a\""])
+        XCTAssertTrue(HTTPCachePolicy.confirms(PolicyClock.head(["ETag": "\"a\""], status: 304), original))
+        XCTAssertTrue(HTTPCachePolicy.confirms(PolicyClock.head([:], status: 304), original), "no ETag: nothing contradicts it")
+        XCTAssertTrue(HTTPCachePolicy.confirms(PolicyClock.head(["ETag": "W/\"a\""], status: 304), original), "weak tags are not compared")
+        XCTAssertFalse(HTTPCachePolicy.confirms(PolicyClock.head(["ETag": "\"b\""], status: 304), original))
+    }
+
     func testA304ThatSaysNoStoreIsNotKept() throws {
         let original = try stored(["Cache-Control": "max-age=60", "ETag": "\"a\""])
         let refreshed = policy.refreshed(original, with: PolicyClock.head(["Cache-Control": "no-store"], status: 304),

@@ -3,38 +3,44 @@ import NIOCore
 import Synchronization
 
 /// Where an accepted body goes, decoded chunk by decoded chunk: memory (pre-sized from the
-/// Content-Length) or a `.tmp-imago-download-<UUID>` temporary file written before the next chunk
-/// is asked for. Enforces the size limit on the bytes kept.
+/// Content-Length) or a `DownloadFile` (a fresh temporary, or a resumable partial) written before
+/// the next chunk is asked for. Enforces the size limit on the bytes kept, counting those a
+/// continued partial already holds.
 ///
 /// A class with a deinit, not a struct: whatever way the fetch ends (an error, the task
 /// cancelled mid-write), a file that was not handed over is closed and removed.
 final class BodySink {
     private enum Destination {
         case memory(Data)
-        case file(FileHandle, URL)
+        case file(DownloadFile)
         case done
     }
 
     private var destination: Destination
     private let limit: Int
+    /// Bytes of the body kept so far, those of a continued partial included.
     private(set) var stored = 0
+    /// Bytes a continued partial already held (0 unless resumed).
+    let resumedFrom: Int
+    /// The complete body's length when a continued partial's 206 told it.
+    let resumedTotal: Int?
 
-    /// Opens the destination. `expectedSize` (the identity body's Content-Length, already known
-    /// to be within the limit) reserves the memory at once instead of a doubling buffer that
-    /// briefly holds old and new copies.
-    init(_ request: FetchRequest, expectedSize: Int?) throws(FetchError) {
+    /// Opens the destination for the body of `head`. `expectedSize` (the identity body's
+    /// Content-Length, already known to be within the limit) reserves the memory at once instead
+    /// of a doubling buffer that briefly holds old and new copies.
+    init(_ request: FetchRequest, head: FetchResponseHead, expectedSize: Int?) throws(FetchError) {
         limit = request.maxResponseSize
         switch request.strategy {
         case .inMemory:
             var data = Data()
             if let expectedSize, expectedSize > 0 { data.reserveCapacity(expectedSize) }
             destination = .memory(data)
+            (resumedFrom, resumedTotal) = (0, nil)
         case .downloadToFile:
-            let url = request.makeDownloadFileURL()
-            guard FileManager.default.createFile(atPath: url.path, contents: nil),
-                  let handle = try? FileHandle(forWritingTo: url)
-            else { throw .fileSystem("cannot create \(url.path)") }
-            destination = .file(handle, url)
+            let file = try DownloadFile(request, head: head)
+            destination = .file(file)
+            (resumedFrom, resumedTotal) = (file.offset, file.offset > 0 ? file.total : nil)
+            stored = file.offset
         }
     }
 
@@ -48,12 +54,12 @@ final class BodySink {
             destination = .done   // no second reference while appending: no copy of the body
             chunk.withUnsafeReadableBytes { data.append($0.assumingMemoryBound(to: UInt8.self)) }
             destination = .memory(data)
-        case .file(let handle, let url):
-            do {
-                try chunk.withUnsafeReadableBytes { try handle.write(contentsOf: $0) }
-            } catch {
-                throw .fileSystem("writing \(url.lastPathComponent): \(error)")
+        case .file(let file):
+            var failure: FetchError?
+            chunk.withUnsafeReadableBytes { bytes in
+                do throws(FetchError) { try file.write(bytes) } catch { failure = error }
             }
+            if let failure { throw failure }
         case .done:
             preconditionFailure("BodySink used after it finished")
         }
@@ -67,27 +73,19 @@ final class BodySink {
         switch taken {
         case .memory(let data):
             return .data(data)
-        case .file(let handle, let url):
-            do {
-                try handle.close()
-            } catch {
-                try? FileManager.default.removeItem(at: url)
-                throw .fileSystem("closing \(url.lastPathComponent): \(error)")
-            }
-            return .file(url)
+        case .file(let file):
+            return .file(try file.finish())
         case .done:
             preconditionFailure("BodySink finished twice")
         }
     }
 
-    /// Drops whatever was kept: memory freed, the file closed and removed. Idempotent.
+    /// Drops whatever was kept: memory freed, the file closed and removed (a resumable partial
+    /// only closed: its owner settles it). Idempotent.
     func discard() {
         let taken = destination
         destination = .done
-        if case .file(let handle, let url) = taken {
-            try? handle.close()
-            try? FileManager.default.removeItem(at: url)
-        }
+        if case .file(let file) = taken { file.abandon() }
     }
 }
 

@@ -40,20 +40,24 @@ struct HTTPExchange: Sendable {
         case .notModified(let head):
             return FetchResult(head: head, body: .notModified, receivedBytes: 0, finalURL: finalURL, redirects: redirects)
         case .accept(let head, let encoding):
-            let (body, received) = try await receive(response.body, head: head, encoding: encoding)
-            return FetchResult(head: head, body: body, receivedBytes: received, finalURL: finalURL, redirects: redirects)
+            let (body, received, resumedFrom) = try await receive(response.body, head: head, encoding: encoding)
+            return FetchResult(head: head, body: body, receivedBytes: received, finalURL: finalURL, redirects: redirects,
+                               resumedFrom: resumedFrom)
         }
     }
 
     /// Streams the body into a sink. The next chunk is only asked for once this one is stored
     /// (AsyncHTTPClient buffers one chunk ahead at most, and then stops reading the socket):
-    /// TCP's backpressure bounds the memory of a download to file.
+    /// TCP's backpressure bounds the memory of a download to file. A body continuing a partial
+    /// (a 206 to a resumed request) is judged and reported as the whole body: progress, size
+    /// limit and truncation count the bytes the partial already held.
     private func receive(_ body: HTTPClientResponse.Body, head: FetchResponseHead,
-                         encoding: ContentDecoder.Encoding?) async throws(FetchError) -> (FetchResult.Body, Int) {
-        let expected = head.expectedLength
-        let sink = try BodySink(request, expectedSize: encoding == nil ? expected : nil)
+                         encoding: ContentDecoder.Encoding?) async throws(FetchError) -> (FetchResult.Body, Int, Int) {
+        let sink = try BodySink(request, head: head, expectedSize: encoding == nil ? head.expectedLength : nil)
+        let offset = sink.resumedFrom
+        let expected = offset > 0 ? sink.resumedTotal : head.expectedLength
         let decoder: ContentDecoder? = if let encoding { try ContentDecoder(encoding, limit: request.maxResponseSize, gauge: gauge) } else { nil }
-        var received = 0   // wire bytes: what truncation and progress are judged on
+        var received = offset   // wire bytes: what truncation and progress are judged on
         do throws(FetchError) {
             var chunks = body.makeAsyncIterator()
             while let chunk = try await next(&chunks, expected: expected, received: received) {
@@ -65,7 +69,7 @@ struct HTTPExchange: Sendable {
             if let expected, received < expected { throw FetchError.truncated(expected: expected, received: received) }
             try decoder?.finish { piece throws(FetchError) in try sink.append(piece) }
             if sink.stored == 0 { throw FetchError.emptyData }
-            return (try sink.finish(), received)
+            return (try sink.finish(), received - offset, offset)
         } catch {
             sink.discard()
             throw error

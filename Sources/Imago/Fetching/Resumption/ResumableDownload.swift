@@ -1,0 +1,280 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The partial body of one download-to-file fetch, kept across its attempts so that a transfer
+/// that broke mid-body continues where it stopped instead of starting over (RFC 9110 §14).
+///
+/// Lifecycle. Its owner (the pipeline's fetch stage) makes one per fetch with
+/// ``persistent(in:sourceKey:url:limit:)`` (a disk cache: a deterministic
+/// `.tmp-imago-partial-<sha256 of the source key>` in the cache directory plus a `.json` record,
+/// so another load, even in another process, can continue it; the cache's sweep removes both
+/// once older than its grace period) or ``ephemeral(in:url:limit:)`` (no disk cache: a unique
+/// `.tmp-imago-download-<UUID>` kept only for the retries of this fetch). Before each attempt it
+/// adds ``rangeHeaders()`` to the request and sets ``FetchRequest/resumption``; after each attempt
+/// it calls ``settle(after:)``; at the end ``close()``. Either kind holds an exclusive `flock` on
+/// its file from creation to ``close()``: two fetches never write one partial.
+///
+/// Transports write the body of a download through it (``DownloadFile``): a 206 whose
+/// `Content-Range` starts where the partial ends continues the file; a 200 restarts it; a 206 for
+/// another range drops the partial and asks for a restart without `Range` (as does a 416, seen by
+/// the owner). A transport never removes the partial itself: ``settle(after:)`` keeps it only
+/// after a mid-body failure (truncation, connection error, idle timeout) of a response with a
+/// strong validator and `Accept-Ranges: bytes`, with at least one byte and within the limit; a
+/// cancel, a success or any other failure of a body drops it, while a failure before any body (a
+/// 503, a refused connection) leaves an earlier partial as it was. A completed body is renamed to a fresh
+/// `.tmp-imago-download-` name before it is handed over, so it is an ordinary `.file` body and
+/// the partial's name is free again.
+public final class ResumableDownload: Sendable, Hashable {
+    /// Prefix of partial downloads; it starts with the disk cache's `.tmp-` so leftovers are swept.
+    public static let partialFilePrefix = ".tmp-imago-partial-"
+    /// Suffix of a partial's record, beside it.
+    static let recordSuffix = ".json"
+
+    struct Partial: Equatable {
+        var validator: String
+        var bytes: Int
+        var total: Int?
+    }
+
+    /// The body the current attempt is writing.
+    struct Body {
+        var offset: Int
+        var written = 0
+        var total: Int?
+        /// The validator that makes it continuable; nil: not continuable.
+        var validator: String?
+    }
+
+    private struct State {
+        var partial: Partial?
+        var askedOffset = 0
+        var body: Body?
+        var restartWanted = false
+        /// The file was completed and renamed away: the name is no longer ours to remove.
+        var renamedAway = false
+        var closed = false
+    }
+
+    /// The partial's path.
+    public let fileURL: URL
+    /// The record's path; nil for an ephemeral partial.
+    let recordURL: URL?
+    /// Bytes the complete body may have: the fetch's size limit (and the disk cache's).
+    let limit: Int
+    private let sourceURL: URL
+    private let lock: PartialFileLock
+    private let state: Mutex<State>
+
+    private init(fileURL: URL, recordURL: URL?, sourceURL: URL, limit: Int, lock: PartialFileLock, partial: Partial?) {
+        self.fileURL = fileURL
+        self.recordURL = recordURL
+        self.sourceURL = sourceURL
+        self.limit = limit
+        self.lock = lock
+        self.state = Mutex(State(partial: partial))
+    }
+
+    /// The partial for `sourceKey` in a disk cache `directory`, with what an earlier fetch left
+    /// there when its record matches (otherwise that is dropped). nil when another fetch owns it
+    /// now (then this fetch downloads to a fresh temporary, as without resumption).
+    public static func persistent(in directory: URL, sourceKey: String, url: URL, limit: Int) -> ResumableDownload? {
+        let name = partialFilePrefix + DiskCacheNaming.hash(forKey: sourceKey)
+        let fileURL = directory.appendingPathComponent(name)
+        let recordURL = directory.appendingPathComponent(name + recordSuffix)
+        guard let lock = PartialFileLock(path: fileURL.path) else { return nil }
+        var partial: Partial?
+        if let record = PartialRecord.read(recordURL), record.matches(sourceURL: url, fileSize: lock.size, limit: limit) {
+            partial = Partial(validator: record.validator, bytes: record.bytes, total: record.total)
+        } else {
+            try? lock.truncate(to: 0)
+            try? FileManager.default.removeItem(at: recordURL)
+        }
+        return ResumableDownload(fileURL: fileURL, recordURL: recordURL, sourceURL: url, limit: limit, lock: lock,
+                                 partial: partial)
+    }
+
+    /// A partial in `directory` for the attempts of one fetch only; nil when it cannot be created.
+    public static func ephemeral(in directory: URL, url: URL, limit: Int) -> ResumableDownload? {
+        // Named like any download temporary: it is one, only kept across this fetch's attempts.
+        let fileURL = directory.appendingPathComponent(FetchRequest.downloadFilePrefix + UUID().uuidString)
+        guard let lock = PartialFileLock(path: fileURL.path) else { return nil }
+        return ResumableDownload(fileURL: fileURL, recordURL: nil, sourceURL: url, limit: limit, lock: lock, partial: nil)
+    }
+
+    /// True once a completed body was handed over: another attempt (after a timeout raced the
+    /// completion, say) needs a new `ResumableDownload`.
+    public var isSpent: Bool { state.withLock { $0.renamedAway } }
+
+    /// Bytes kept from earlier attempts (0: the next attempt starts from the beginning).
+    public var keptBytes: Int { state.withLock { $0.partial?.bytes ?? 0 } }
+
+    /// `Range: bytes=N-` and `If-Range: <validator>` when bytes are kept, else nothing; the next
+    /// body the transports begin is judged against what was asked here.
+    public func rangeHeaders() -> [String: String] {
+        state.withLock { state in
+            state.askedOffset = state.partial?.bytes ?? 0
+            state.body = nil
+            guard let partial = state.partial else { return [:] }
+            return ["Range": "bytes=\(partial.bytes)-", "If-Range": partial.validator]
+        }
+    }
+
+    /// Called by ``DownloadFile`` with the accepted head of a 2xx answer: where to write. A 206
+    /// continuing the partial writes on at its end; any other 2xx restarts the file. A 206 that
+    /// does not continue it (another range, no complete length, a size past the limit, another
+    /// validator) drops the partial, asks the owner for a restart and fails the attempt.
+    func beginBody(_ head: FetchResponseHead) throws(FetchError) -> (handle: FileHandle, offset: Int, total: Int?) {
+        let begun: Result<Body, FetchError> = state.withLock { state in
+            guard !state.renamedAway else { return .failure(.fileSystem("a spent ResumableDownload was reused")) }
+            if let recordURL { try? FileManager.default.removeItem(at: recordURL) }   // see PartialRecord
+            let asked = state.askedOffset
+            if head.statusCode == 206, asked > 0, let partial = state.partial {
+                guard let body = continuation(of: partial, at: asked, head) else {
+                    state.partial = nil
+                    state.restartWanted = true
+                    try? lock.truncate(to: 0)
+                    let field = head.headers["content-range"] ?? "none"
+                    return .failure(.transport("a 206 that does not continue the partial download (Content-Range: \(field))"))
+                }
+                state.body = body
+                return .success(body)
+            }
+            state.partial = nil
+            let identity = ResumeValidator.isIdentity(head)
+            // A no-store body is never kept for later, not even in part (HTTP-1).
+            let continuable = head.statusCode == 200 && identity && ResumeValidator.acceptsByteRanges(head)
+                && !CacheControl(head.headers["cache-control"]).noStore
+            let body = Body(offset: 0, total: identity ? head.expectedLength : nil,
+                            validator: continuable ? ResumeValidator.strong(head) : nil)
+            state.body = body
+            return .success(body)
+        }
+        let body = try begun.get()
+        try lock.truncate(to: body.offset)
+        return (try lock.writer(at: body.offset), body.offset, body.total)
+    }
+
+    /// The body a 206 continuing `partial` writes, or nil when it does not continue it.
+    private func continuation(of partial: Partial, at asked: Int, _ head: FetchResponseHead) -> Body? {
+        guard let range = ContentRange(head.headers["content-range"]), let total = range.complete,
+              range.first == asked, range.last == total - 1, total <= limit,
+              partial.total.map({ $0 == total }) ?? true,
+              head.expectedLength.map({ $0 == total - asked }) ?? true,
+              ResumeValidator.isIdentity(head)
+        else { return nil }
+        // If-Range promised the same representation; a server that says otherwise is not trusted.
+        if partial.validator.hasPrefix("\""), let etag = head.etag, etag != partial.validator { return nil }
+        let storable = !CacheControl(head.headers["cache-control"]).noStore
+        return Body(offset: asked, total: total, validator: storable ? ResumeValidator.strong(head) ?? partial.validator : nil)
+    }
+
+    /// Counts bytes the transport wrote to the current body.
+    func wrote(_ count: Int) {
+        state.withLock { state in state.body?.written += count }
+    }
+
+    /// The complete body: renamed to a fresh download temporary in the same directory (an
+    /// ordinary `.file` body the receiver moves or deletes); nothing is kept.
+    func completeBody() throws(FetchError) -> URL {
+        let destination = fileURL.deletingLastPathComponent()
+            .appendingPathComponent(FetchRequest.downloadFilePrefix + UUID().uuidString)
+        return try state.withLock { state throws(FetchError) -> URL in
+            state.partial = nil
+            state.body = nil
+            // A sweep may have removed the name (and another fetch taken it) since the lock:
+            // then what the name leads to is not this body. Transient: the retry starts over.
+            guard lock.isNamed(by: fileURL.path) else {
+                throw .transport("the partial download was removed while it was being written")
+            }
+            guard rename(fileURL.path, destination.path) == 0 else {
+                throw .fileSystem("renaming the completed download: \(String(cString: strerror(errno)))")
+            }
+            state.renamedAway = true
+            return destination
+        }
+    }
+
+    /// After each attempt: keeps the bytes of a body that broke mid-way when they can be
+    /// continued, else drops them (see the type's comment). `outcome` nil: the attempt never ran
+    /// (cancelled while queued).
+    public func settle(after outcome: Result<FetchResult, FetchError>?) {
+        state.withLock { state in
+            defer { state.body = nil; state.askedOffset = 0 }
+            switch outcome {
+            case .success?:
+                state.partial = nil
+            case .failure(.httpStatus(416, _))? where state.askedOffset > 0:
+                state.partial = nil
+                state.restartWanted = true
+            case .failure(let error)?:
+                guard let body = state.body else { return }   // failed before any body: keep as is
+                state.partial = Self.keepable(body, after: error, limit: limit)
+            case nil:
+                state.partial = nil
+            }
+            // Once renamed away the locked file is the completed body: never cut it.
+            if state.partial == nil, !state.renamedAway { try? lock.truncate(to: 0) }
+            // The bytes reach the disk before the record that vouches for them.
+            if state.partial != nil, recordURL != nil { lock.synchronize() }
+            writeRecord(state.partial)
+        }
+    }
+
+    /// What of `body` is worth keeping after `error`: only a mid-body break of a continuable body.
+    private static func keepable(_ body: Body, after error: FetchError, limit: Int) -> Partial? {
+        switch error {
+        case .truncated, .transport, .timedOut: break
+        default: return nil
+        }
+        let bytes = body.offset + body.written
+        guard let validator = body.validator, bytes > 0, bytes <= limit,
+              body.total.map({ bytes < $0 && $0 <= limit }) ?? true
+        else { return nil }
+        return Partial(validator: validator, bytes: bytes, total: body.total)
+    }
+
+    private func writeRecord(_ partial: Partial?) {
+        guard let recordURL else { return }
+        guard let partial else {
+            try? FileManager.default.removeItem(at: recordURL)
+            return
+        }
+        let record = PartialRecord(url: sourceURL.absoluteString, validator: partial.validator, bytes: partial.bytes,
+                                   total: partial.total)
+        if (try? record.write(to: recordURL)) == nil { try? FileManager.default.removeItem(at: recordURL) }
+    }
+
+    /// True once after the partial was dropped because the answer to a range request could not
+    /// continue it: the owner should start over at once, without `Range`.
+    public func takeRestartRequest() -> Bool {
+        state.withLock { state in defer { state.restartWanted = false }; return state.restartWanted }
+    }
+
+    /// Ends the fetch's ownership: a persistent partial worth keeping stays (with its record) for
+    /// a later load; anything else is removed. Then the lock is released. Idempotent.
+    public func close() {
+        let keep: Bool? = state.withLock { state in
+            guard !state.closed else { return nil }
+            state.closed = true
+            return recordURL != nil && state.partial != nil || state.renamedAway
+        }
+        guard let keep else { return }
+        if !keep {
+            // Removed while still locked (so the name is free before anyone can lock this file),
+            // and only while the name still leads to the locked file.
+            if let recordURL { try? FileManager.default.removeItem(at: recordURL) }
+            if lock.isNamed(by: fileURL.path) { unlink(fileURL.path) }
+        }
+        lock.release()
+    }
+
+    deinit { close() }
+
+    public static func == (lhs: ResumableDownload, rhs: ResumableDownload) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
