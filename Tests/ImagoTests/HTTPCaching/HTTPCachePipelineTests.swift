@@ -124,20 +124,6 @@ final class HTTPCachePipelineTests: XCTestCase {
         }
     }
 
-    func testRevalidationsKeepTheirConnection() async throws {
-        serve("/reused.png", "no-cache")
-        let transport = AsyncHTTPClientTransport()
-        let clock = self.clock
-        let disk = try DiskCache(directory: directory, configuration: .init(now: { clock.now() }))
-        let pipeline = ImagePipeline(configuration: .init(transport: transport, memoryCache: nil, diskCache: disk,
-                                                          retryPolicy: .none))
-        var outcomes: [DiskCacheOutcome?] = []
-        for _ in 0..<4 { outcomes.append(try await load("/reused.png", pipeline).diskCache) }
-        try await transport.shutdown()
-        XCTAssertEqual(outcomes, [.stored, .revalidated, .revalidated, .revalidated])
-        XCTAssertEqual(server.counters.connectionsOpened, 1, "a 304 must not cost the next request a new connection")
-    }
-
     func testAChangedResourceReplacesTheEntry() async throws {
         for strategy in FetchStrategy.allCases {
             let path = "/changing-\(strategy).png"
