@@ -47,18 +47,24 @@ enum LoopbackPorts {
 
     /// The whole response (head and body) to `GET path HTTP/1.0` on 127.0.0.1:`port`, read
     /// until the server closes, or nil when the connection fails. For small answers such as
-    /// nginx's `stub_status` page; blocks the calling thread while it waits (milliseconds).
+    /// nginx's `stub_status` page; blocks the calling thread while it waits (milliseconds, and
+    /// never more than 2 s per send or receive: a wedged server is a nil, not a hang).
     static func get(port: Int, path: String) -> String? {
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var limit = timeval(tv_sec: 2, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         guard withAddress(.ipv4, port: port, { address, length in connect(fd, address, length) == 0 }) else { return nil }
         let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
+        // MSG_NOSIGNAL: a server that closed early must not kill the test process with SIGPIPE.
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else { return nil }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
             if count < 0 { return nil }
             if count == 0 { return String(decoding: response, as: UTF8.self) }
             response += buffer[..<count]

@@ -88,7 +88,8 @@ public enum NginxDirective: Sendable, Hashable {
     /// nginx honours the origin's `Cache-Control` and `Expires` (`s-maxage` before `max-age`;
     /// `no-store`, `no-cache` and `private` are not cached) and caches nothing without them.
     /// `lock` (default true, `proxy_cache_lock`): concurrent misses for one key make one origin
-    /// request and the others wait for its entry (nginx re-checks every 500 ms).
+    /// request and the others wait for its entry (nginx re-checks every 500 ms; when the answer
+    /// is not cacheable, the waiters go to the origin one by one, 500 ms apart).
     /// `revalidate` (default true, `proxy_cache_revalidate`): a stale entry is refreshed with a
     /// conditional request (If-None-Match / If-Modified-Since) instead of a full one.
     /// `timeoutSeconds` (default 60): connect, send and read timeouts, and how long a request

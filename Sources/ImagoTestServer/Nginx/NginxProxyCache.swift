@@ -6,8 +6,8 @@
 /// ```nginx
 /// proxy_cache_path TMP/temp/proxy_cache levels=1:2 keys_zone=imago_cache:1m
 ///                  max_size=64m inactive=10m use_temp_path=off;
-/// location /images/ {
-///     proxy_pass http://127.0.0.1:ORIGIN/;
+/// location / {
+///     proxy_pass http://127.0.0.1:ORIGIN;
 ///     proxy_http_version 1.1;
 ///     proxy_buffering on;
 ///     proxy_cache imago_cache;

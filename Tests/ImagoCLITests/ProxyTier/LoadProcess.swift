@@ -69,10 +69,7 @@ final class LoadProcess: @unchecked Sendable {   // its state is set in init, th
             group.cancelAll()
             return first
         }
-        if status == nil {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        if status == nil { await end() }
         func read(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
         return Outcome(status: status ?? -1, stdout: read(stdoutFile),
                        stderr: (status == nil ? "killed after \(timeout)\n" : "") + read(stderrFile))
@@ -81,6 +78,16 @@ final class LoadProcess: @unchecked Sendable {   // its state is set in init, th
     /// Sends SIGTERM (the CLI cancels its loads and exits) if it is still running.
     func terminate() {
         if process.isRunning { process.terminate() }
+    }
+
+    /// Ends the process whatever state it is in: SIGTERM, up to 5 s for the CLI's own clean-up,
+    /// then SIGKILL, and its exit awaited (a killed process always exits).
+    func end() async {
+        terminate()
+        let grace = ContinuousClock.now + .seconds(5)
+        while process.isRunning, ContinuousClock.now < grace { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// The decoded pixels it wrote with `--output` (empty when it wrote none).
@@ -100,10 +107,14 @@ final class LoadProcess: @unchecked Sendable {   // its state is set in init, th
         }
     }
 
-    /// Every process's outcome, in index order.
-    static func outcomes(_ processes: [LoadProcess]) async -> [Outcome] {
+    /// Every process's outcome, in index order, all within one deadline (60 s from now): the
+    /// processes run at once, so one that hangs must not add its own minute to the others'.
+    static func outcomes(_ processes: [LoadProcess], within limit: Duration = .seconds(60)) async -> [Outcome] {
+        let deadline = ContinuousClock.now + limit
         var outcomes: [Outcome] = []
-        for process in processes { outcomes.append(await process.outcome()) }
+        for process in processes {
+            outcomes.append(await process.outcome(timeout: max(.seconds(1), deadline - ContinuousClock.now)))
+        }
         return outcomes
     }
 }

@@ -75,8 +75,10 @@ final class ProxyTierPolicyTests: ProxyTierTestCase {
         XCTAssertEqual(first.outcomes.map { ($0.summary?["diskCache"] as? [String: Int])?["notStored"] },
                        Array(repeating: 1, count: Self.processCount), "every summary counts the load as not stored")
         for index in 0..<Self.processCount {
-            let payloads = LoadProcess.cachedPayloads(in: scratch, index: index)
-            XCTAssertEqual(payloads, [], "process \(index) stored a no-store response")
+            // Nothing at all beside the lock: no entry, sidecar, download or partial.
+            let directory = LoadProcess.cacheDirectory(in: scratch, index: index).path
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != ".lock" }
+            XCTAssertEqual(files, [], "process \(index) kept something of a no-store response")
         }
         // And so the next round goes all the way to the origin again.
         let second = try await round(path, "no-store again")

@@ -55,9 +55,16 @@ class ProxyTierTestCase: XCTestCase {
     /// cache directories of earlier rounds. `whileRunning` runs before their exits are awaited.
     func round(_ path: String, _ label: String,
                whileRunning: () async throws -> Void = {}) async throws -> (outcomes: [LoadProcess.Outcome], pixels: Data) {
-        let processes = try (0..<Self.processCount).map { index in
-            try LoadProcess(index: index, url: proxy.url(for: path), scratch: scratch,
-                            extraArguments: ["--strategy", index.isMultiple(of: 2) ? "data" : "file", "--no-memory-cache"])
+        var processes: [LoadProcess] = []
+        do {
+            for index in 0..<Self.processCount {
+                processes.append(try LoadProcess(index: index, url: proxy.url(for: path), scratch: scratch,
+                                                 extraArguments: ["--strategy", index.isMultiple(of: 2) ? "data" : "file",
+                                                                  "--no-memory-cache"]))
+            }
+        } catch {
+            for process in processes { await process.end() }   // none left writing into scratch
+            throw error
         }
         do {
             try await whileRunning()

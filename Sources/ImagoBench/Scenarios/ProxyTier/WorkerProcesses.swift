@@ -11,37 +11,71 @@ struct WorkerProcesses {
     }
 
     /// Starts `count` workers loading `url`, each with `--cache-dir scratch/worker-I` and no
-    /// memory cache, and returns their reports once all have exited; throws when one fails.
-    static func run(_ count: Int, executable: String, url: URL, scratch: URL) async throws -> [Report] {
-        var processes: [(Process, URL, AsyncStream<Int32>)] = []
-        for index in 0..<count {
-            let directory = scratch.appendingPathComponent("worker-\(index)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let output = directory.appendingPathComponent("stdout.txt")
-            FileManager.default.createFile(atPath: output.path, contents: nil)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["load", url.absoluteString, "--cache-dir", directory.appendingPathComponent("cache").path,
-                                 "--no-memory-cache"]
-            process.standardOutput = try FileHandle(forWritingTo: output)
-            process.standardError = FileHandle.nullDevice
-            let (exited, continuation) = AsyncStream.makeStream(of: Int32.self)
-            process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
-            try process.run()
-            processes.append((process, output, exited))
+    /// memory cache, and returns their reports once all have exited; throws when one fails or
+    /// when they have not all exited within `limit` (default 60 s; the stragglers are killed).
+    static func run(_ count: Int, executable: String, url: URL, scratch: URL,
+                    within limit: Duration = .seconds(60)) async throws -> [Report] {
+        var workers: [Worker] = []
+        do {
+            for index in 0..<count {
+                workers.append(try Worker(index: index, executable: executable, url: url, scratch: scratch))
+            }
+        } catch {
+            for worker in workers { await worker.end() }   // none left writing into the scratch directory
+            throw error
         }
-        // Every exit first, so a failure leaves no worker writing into the scratch directory.
-        var statuses: [Int32] = []
-        for (_, _, exited) in processes { statuses.append(await exited.first { _ in true } ?? -1) }
+        // Every exit first (or its kill at the deadline), so a failure leaves no worker running.
+        let deadline = ContinuousClock.now + limit
+        var timedOut = false
+        for worker in workers {
+            while worker.process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+            if worker.process.isRunning { timedOut = true; await worker.end() }
+        }
+        if timedOut { throw BenchError("proxy-tier workers for \(url) had not all exited after \(limit); killed") }
         var reports: [Report] = []
-        for (index, ((_, output, _), status)) in zip(processes, statuses).enumerated() {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        for worker in workers {
+            let text = (try? String(contentsOf: worker.output, encoding: .utf8)) ?? ""
+            let status = worker.process.terminationStatus
             guard status == 0, let totalMs = summaryTotalMs(text) else {
-                throw BenchError("proxy-tier worker \(index) for \(url) exited \(status): \(text.suffix(400))")
+                let errors = (try? String(contentsOf: worker.errors, encoding: .utf8)) ?? ""
+                throw BenchError("proxy-tier worker \(worker.index) for \(url) exited \(status): \(errors.suffix(400)) \(text.suffix(400))")
             }
             reports.append(Report(timeToPixelsMs: totalMs))
         }
         return reports
+    }
+
+    /// One worker process and the files it writes its output and errors to.
+    private struct Worker {
+        let index: Int
+        let process = Process()
+        let output: URL
+        let errors: URL
+
+        init(index: Int, executable: String, url: URL, scratch: URL) throws {
+            self.index = index
+            let directory = scratch.appendingPathComponent("worker-\(index)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            output = directory.appendingPathComponent("stdout.txt")
+            errors = directory.appendingPathComponent("stderr.txt")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["load", url.absoluteString, "--cache-dir", directory.appendingPathComponent("cache").path,
+                                 "--no-memory-cache"]
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = try FileHandle(forWritingTo: errors)
+            try process.run()
+        }
+
+        /// SIGTERM, up to 5 s for the CLI's clean-up, then SIGKILL; returns once it has exited.
+        func end() async {
+            if process.isRunning { process.terminate() }
+            let grace = ContinuousClock.now + .seconds(5)
+            while process.isRunning, ContinuousClock.now < grace { try? await Task.sleep(for: .milliseconds(20)) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        }
     }
 
     /// `totalMs` of the last line, `{"summary":{…,"totalMs":…}}`.
