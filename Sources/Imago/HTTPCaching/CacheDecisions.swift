@@ -107,11 +107,4 @@ extension HTTPCachePolicy {
         guard let field else { return [] }
         return field.split(separator: ",").map { $0.trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
     }
-
-    /// The request header fields `Vary` is matched against for a fetch sending `extra`.
-    static func requestHeaders(adding extra: [String: String]) -> [String: String] {
-        var headers = baseRequestHeaders
-        for (name, value) in extra { headers[name.lowercased()] = value }
-        return headers
-    }
 }

@@ -58,8 +58,9 @@ public struct HTTPCachePolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The request header fields every fetch sends whatever the transport (both built-in ones
-    /// set `Accept-Encoding: identity`): what `Vary` is matched against, with the request's own.
-    static let baseRequestHeaders = ["accept-encoding": "identity"]
+    /// set `Accept-Encoding: identity`; the pipeline adds none that `Vary` could name, only
+    /// conditionals and Range): what `Vary` is matched against. Names lowercased.
+    static let sentRequestHeaders = ["accept-encoding": "identity"]
 
     /// The response header fields kept with an entry: those that decide reuse.
     static let keptResponseFields: Set<String> = ["cache-control", "expires", "date", "age", "vary",

@@ -32,7 +32,7 @@ extension ImagePipeline {
         // without Range is a server's mistake and not kept.
         let decision = result.head.statusCode == 206 && result.resumedFrom == 0 ? .refuse(.status)
             : configuration.httpCachePolicy.storage(
-                for: result.head, requestHeaders: HTTPCachePolicy.requestHeaders(adding: [:]),
+                for: result.head, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
                 requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
         let outcome: DiskCacheOutcome
         switch decision {
@@ -81,7 +81,7 @@ extension ImagePipeline {
         }
         guard HTTPCachePolicy.confirms(exchange.result.head, stored) else { return nil }
         let policy = configuration.httpCachePolicy
-        let requestHeaders = HTTPCachePolicy.requestHeaders(adding: [:])
+        let requestHeaders = HTTPCachePolicy.sentRequestHeaders
         let metadata = policy.refreshed(stored, with: exchange.result.head, requestHeaders: requestHeaders,
                                         requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
         let payload: Payload

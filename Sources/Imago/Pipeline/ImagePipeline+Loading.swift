@@ -34,7 +34,7 @@ extension ImagePipeline {
             lookup.hadEntry = entry != nil
             if let entry {
                 switch configuration.httpCachePolicy.use(entry.metadata, storedAt: entry.storedAt,
-                                                         requestHeaders: HTTPCachePolicy.requestHeaders(adding: [:]),
+                                                         requestHeaders: HTTPCachePolicy.sentRequestHeaders,
                                                          now: disk.configuration.now()) {
                 case .fresh:
                     switch await decode(.file(entry.url), request, shared, origin: .disk) {

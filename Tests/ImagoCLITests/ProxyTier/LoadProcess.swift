@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestServer
 
 /// One `imago load` child process of a proxy tier test: its own cache directory and pixel
 /// output, its standard output and error going to files (no pipe to drain while the test waits
@@ -80,15 +81,8 @@ final class LoadProcess: @unchecked Sendable {   // its state is set in init, th
         if process.isRunning { process.terminate() }
     }
 
-    /// Ends the process whatever state it is in: SIGTERM, up to 5 s for the CLI's own clean-up,
-    /// then SIGKILL, and its exit awaited (a killed process always exits).
-    func end() async {
-        terminate()
-        let grace = ContinuousClock.now + .seconds(5)
-        while process.isRunning, ContinuousClock.now < grace { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-    }
+    /// Ends the process whatever state it is in (`Process.end`: SIGTERM, then SIGKILL after 5 s).
+    func end() async { await process.end() }
 
     /// The decoded pixels it wrote with `--output` (empty when it wrote none).
     var pixels: Data { (try? Data(contentsOf: pixelFile)) ?? Data() }

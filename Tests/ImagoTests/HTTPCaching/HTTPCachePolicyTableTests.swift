@@ -25,7 +25,7 @@ final class HTTPCachePolicyTableTests: XCTestCase {
         /// Seconds after receipt when the stored entry is looked at.
         let elapsed: Double
         /// Request headers sent with the later load (Imago's own unless a row varies them).
-        var laterRequest: [String: String] = HTTPCachePolicy.requestHeaders(adding: [:])
+        var laterRequest: [String: String] = HTTPCachePolicy.sentRequestHeaders
         let expected: Expected
     }
 
@@ -111,7 +111,7 @@ final class HTTPCachePolicyTableTests: XCTestCase {
         for row in Self.rows {
             let requestedAt = PolicyClock.received - row.responseDelay
             let decision = row.policy.storage(for: PolicyClock.head(row.headers, status: row.status),
-                                              requestHeaders: HTTPCachePolicy.requestHeaders(adding: [:]),
+                                              requestHeaders: HTTPCachePolicy.sentRequestHeaders,
                                               requestedAt: requestedAt, receivedAt: PolicyClock.received)
             let actual: Expected
             switch decision {

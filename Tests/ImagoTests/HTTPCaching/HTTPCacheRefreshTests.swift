@@ -5,7 +5,7 @@ import XCTest
 /// A 304 refreshes what is stored (RFC 9111 §4.3.4), and what is stored survives as metadata.
 final class HTTPCacheRefreshTests: XCTestCase {
     let policy = HTTPCachePolicy.http
-    let request = HTTPCachePolicy.requestHeaders(adding: [:])
+    let request = HTTPCachePolicy.sentRequestHeaders
 
     private func stored(_ headers: [String: String]) throws -> DiskCache.Metadata {
         guard case .store(let metadata) = policy.storage(for: PolicyClock.head(headers), requestHeaders: request,

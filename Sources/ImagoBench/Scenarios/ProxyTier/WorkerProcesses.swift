@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestServer
 
 /// A fleet of `imago load` worker processes started at once, each with its own disk cache,
 /// for the proxy tier scenario: what each one reports, awaited without blocking a thread.
@@ -68,14 +69,8 @@ struct WorkerProcesses {
             try process.run()
         }
 
-        /// SIGTERM, up to 5 s for the CLI's clean-up, then SIGKILL; returns once it has exited.
-        func end() async {
-            if process.isRunning { process.terminate() }
-            let grace = ContinuousClock.now + .seconds(5)
-            while process.isRunning, ContinuousClock.now < grace { try? await Task.sleep(for: .milliseconds(20)) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        }
+        /// SIGTERM, then SIGKILL after 5 s (`Process.end`); returns once it has exited.
+        func end() async { await process.end() }
     }
 
     /// `totalMs` of the last line, `{"summary":{…,"totalMs":…}}`.
