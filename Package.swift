@@ -72,6 +72,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // zlib for gzip bodies (GzipFile.compressed), through the compressor Imago links anyway.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]),
         // The conformance suite, for any loader: adapter protocols, harness, one check per rule.
         .target(

@@ -32,12 +32,19 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// asking) declares that by leaving this out.
     public static let httpFreshness = LoaderCapabilities(rawValue: 1 << 10)
 
+    /// A memory-pressure hook MEM-4 can trigger through `LoaderUnderTest.memoryPressure` (a
+    /// `MemoryPressureProbe`), with `.memoryCache`. Commits the loader to: after a warning its
+    /// memory cache holds at most half the cost it held before the event, after a critical
+    /// nothing; loads in flight are neither failed nor cancelled by it (each ends in exactly one
+    /// terminal phase, a success, as memory is really there); the cache works afterwards.
+    public static let memoryPressure = LoaderCapabilities(rawValue: 1 << 11)
+
     static let names: [(LoaderCapabilities, String)] = [
         (.memoryCache, "memoryCache"), (.diskCache, "diskCache"), (.retries, "retries"),
         (.injectableClock, "injectableClock"), (.progress, "progress"),
         (.staysEmptyWithoutSource, "staysEmptyWithoutSource"), (.priorities, "priorities"),
         (.selectableFetchStrategy, "selectableFetchStrategy"), (.downloadsToFile, "downloadsToFile"),
-        (.targetSize, "targetSize"), (.httpFreshness, "httpFreshness"),
+        (.targetSize, "targetSize"), (.httpFreshness, "httpFreshness"), (.memoryPressure, "memoryPressure"),
     ]
 
     public var description: String {

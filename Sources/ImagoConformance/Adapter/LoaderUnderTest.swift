@@ -28,6 +28,10 @@ public protocol LoaderUnderTest: AnyObject {
     var diskCache: (any DiskCacheProbe)? { get }
     /// Loads waiting for a network slot (required with `.priorities`; otherwise nil).
     var queuedFetchCount: Int? { get }
+    /// Present when the loader declares `.memoryPressure` (MEM-4); default nil.
+    var memoryPressure: (any MemoryPressureProbe)? { get }
+    /// What MEM-5 can see of the loader beyond the adapter (optional); default nil.
+    var lifetime: (any LifetimeProbe)? { get }
 }
 
 /// The view model of one displayed image.

@@ -21,7 +21,8 @@ public struct ConformanceCheck: Sendable {
     /// Every check, in the order of Docs/phase-rules.md.
     public static let all: [ConformanceCheck] =
         initChecks + transitionChecks + cacheChecks + sourceChecks + shareChecks + [priorityCheck] + errorChecks
-        + retryChecks + orderChecks + progressChecks + memoryChecks + diskChecks + fetchChecks + httpChecks
+        + retryChecks + orderChecks + progressChecks + memoryChecks + [memoryPressureCheck, lifetimeCheck] + diskChecks
+        + fetchChecks + httpChecks + [contentEncodingCheck]
 
     /// The rule IDs, in order.
     public static var ruleIDs: [String] { all.map(\.rule) }

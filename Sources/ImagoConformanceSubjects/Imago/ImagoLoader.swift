@@ -8,6 +8,10 @@ final class ImagoLoader: LoaderUnderTest {
     let pipeline: ImagePipeline
     private let memory: MemoryCache<ImageRequestKey, DecodedImage>?
     private let disk: DiskCache?
+    /// This loader's own monitor of the process's cgroup (real events arrive as with
+    /// `.shared`), so MEM-4's simulated events reach this pipeline alone and no other loader's
+    /// event falls within the monitor's same-level rate limit.
+    let pressureMonitor = MemoryPressureMonitor()
 
     init(context: LoaderContext, defaultStrategy: LoaderContext.FetchStrategy, caches: ImagoSubjects.Caches) throws {
         if caches.memory {
@@ -31,6 +35,7 @@ final class ImagoLoader: LoaderUnderTest {
             memoryCache: memory, diskCache: disk,
             fetchStrategy: strategy == .file ? .downloadToFile : .inMemory,
             maxConcurrentFetches: context.maxConcurrentFetches ?? 6,
+            memoryPressureMonitor: pressureMonitor,
             retryPolicy: RetryPolicy(maxRetries: context.maxRetries, initialDelay: context.retryDelay),
             clock: context.clock,
             temporaryDirectory: context.temporaryDirectory))
@@ -44,6 +49,8 @@ final class ImagoLoader: LoaderUnderTest {
     var memoryCache: (any MemoryCacheProbe)? { memory.map(ImagoMemoryProbe.init) }
     var diskCache: (any DiskCacheProbe)? { disk.map(ImagoDiskProbe.init) }
     var queuedFetchCount: Int? { pipeline.queuedFetchCount }
+    var memoryPressure: (any MemoryPressureProbe)? { memory == nil ? nil : ImagoPressureProbe(pressureMonitor) }
+    var lifetime: (any LifetimeProbe)? { ImagoLifetimeProbe(self) }
 
     static func request(_ source: ConformanceSource) -> ImageRequest {
         ImageRequest(source: .url(source.url), options: DecodeOptions(maxPixelSize: source.maxPixelSize))

@@ -21,7 +21,7 @@ public enum ImagoSubjects {
     public static func subject(strategy: LoaderContext.FetchStrategy, caches: Caches) -> ConformanceSubject {
         var capabilities: LoaderCapabilities = [.retries, .injectableClock, .progress, .priorities,
                                                 .selectableFetchStrategy, .targetSize]
-        if caches.memory { capabilities.insert(.memoryCache) }
+        if caches.memory { capabilities.formUnion([.memoryCache, .memoryPressure]) }
         if caches.disk { capabilities.formUnion([.diskCache, .httpFreshness]) }
         if strategy == .file { capabilities.insert(.downloadsToFile) }
         return ConformanceSubject(name: "imago-\(strategy.rawValue)-\(caches.rawValue)", kind: .imago,

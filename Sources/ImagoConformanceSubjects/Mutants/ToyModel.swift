@@ -22,6 +22,10 @@ final class ToyModel: ModelUnderTest {
         self.source = source
     }
 
+    /// A model released mid-load leaves its shared load, which stops when nobody else wants it,
+    /// so nothing waits on the server for a model nobody has (MEM-5).
+    isolated deinit { leave() }
+
     private var bugs: Set<MutantBug> { loader.bugs }
 
     func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void) {
@@ -71,9 +75,10 @@ final class ToyModel: ModelUnderTest {
             self?.progressed(progress, attempt: current)
         }
         joined = (shared, source)
-        Task {
+        // Weakly: a model released while its load waits is not kept alive by it (MEM-5).
+        Task { [weak self] in
             guard let outcome = await shared.task?.value else { return }
-            self.finished(outcome, attempt: current)
+            self?.finished(outcome, attempt: current)
         }
     }
 

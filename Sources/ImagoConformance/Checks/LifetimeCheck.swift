@@ -1,0 +1,92 @@
+import Foundation
+import ImagoTestServer
+
+extension ConformanceCheck {
+    /// MEM-5. What it sees: the adapter's loader and model objects, plus (with a `LifetimeProbe`)
+    /// the real objects behind them and the decoded bytes alive in the process. What it cannot
+    /// see: memory that is neither an object the probe names nor a decoded image it counts (a
+    /// byte array captured by a task that ended, a leaked descriptor), and leaks that only grow
+    /// over more loads than it makes.
+    static let lifetimeCheck = ConformanceCheck(
+        "MEM-5", "Once a loader and every model it made are released, none of its objects nor the images it "
+            + "decoded stay reachable, even with a load still waiting for its server.") { run in
+        let outcome = try await useAndRelease(run)
+        defer { outcome.heldGate.open() }   // only after the check: the release must not wait for the server
+        let released = await waitUntil(timeout: .seconds(5)) { outcome.watched.allSatisfy(\.isReleased) }
+        let alive = outcome.watched.filter { !$0.isReleased }.map(\.name)
+        run.note("watched \(outcome.watched.count) objects: \(outcome.watched.map(\.name).joined(separator: ", "))")
+        try run.expect(released, "still reachable 5 s after the loader and its models were released "
+                       + "(the held response still unanswered): \(alive.joined(separator: ", "))")
+        guard let baseline = outcome.liveBytesBefore, let during = outcome.liveBytesWhileHeld else {
+            run.note("no count of live decoded images (no LifetimeProbe, or it cannot count): objects only")
+            return
+        }
+        try run.expect(during > baseline, "the probe counted \(during) live decoded bytes while the models showed "
+                       + "images, \(baseline) before: it cannot show a leak")
+        // A fresh loader with nothing loaded reads the process-wide count.
+        let counter = try run.loader(try run.newContext()).lifetime
+        var after = counter?.liveDecodedBytes
+        let freed = await waitUntil(timeout: .seconds(5)) {
+            after = counter?.liveDecodedBytes
+            return (after ?? 0) <= baseline
+        }
+        run.note("live decoded bytes: \(baseline) before, \(during) while held, \(after.map(String.init) ?? "?") after")
+        try run.expect(freed, "\((after ?? 0) - baseline) decoded bytes outlived the loader that decoded them")
+    }
+
+    private struct LifetimeOutcome {
+        let watched: [WeakObject]
+        let liveBytesBefore: Int?
+        let liveBytesWhileHeld: Int?
+        let heldGate: Gate
+    }
+
+    private struct WeakObject {
+        let name: String
+        weak var object: AnyObject?
+        var isReleased: Bool { object == nil }
+    }
+
+    /// Loads through memory hits, the disk cache (a second instance, when there is one), a
+    /// cancelled load and a load abandoned while its response is held, and returns nothing
+    /// but weak references: every strong one ends with this function.
+    @MainActor
+    private static func useAndRelease(_ run: CheckRun) async throws -> LifetimeOutcome {
+        let images = run.images
+        let loader = try run.loader()
+        var loaders = [loader]
+        let kept = run.route("kept.png", images.small)
+        let other = run.route("other.png", images.other)
+        let liveBefore = loader.lifetime?.liveDecodedBytes
+        var models: [any ModelUnderTest] = []
+        for (source, what) in [(kept, "first load"), (kept, "second load"), (other, "other image")] {
+            models.append(try await run.loadToEnd(loader, source, what).model)
+        }
+        if run.subject.capabilities.contains(.diskCache) {
+            let restarted = try run.loader()
+            loaders.append(restarted)
+            models.append(try await run.loadToEnd(restarted, kept, "load after restart").model)
+        }
+        let held = try await run.startHeldLoad("held.png", images.large, loader: loader, models: 2)
+        held.models[0].model.cancel()
+        models += held.models.map(\.model)
+        try run.expectSuccess(models[0].phase, images.small, "first load")
+
+        var watched: [WeakObject] = []
+        for (index, instance) in loaders.enumerated() {
+            watched.append(WeakObject(name: "loader \(index) (adapter)", object: instance))
+            for (part, object) in (instance.lifetime?.loaderObjects ?? []).enumerated() {
+                watched.append(WeakObject(name: "loader \(index) \(type(of: object)) #\(part)", object: object))
+            }
+        }
+        for (index, model) in models.enumerated() {
+            watched.append(WeakObject(name: "model \(index) (adapter)", object: model))
+            for object in loader.lifetime?.objects(behind: model) ?? [] {
+                watched.append(WeakObject(name: "model \(index) \(type(of: object))", object: object))
+            }
+        }
+        run.note("phases before release: \(models.map { $0.phase.description })")
+        return LifetimeOutcome(watched: watched, liveBytesBefore: liveBefore,
+                               liveBytesWhileHeld: loader.lifetime?.liveDecodedBytes, heldGate: held.gate)
+    }
+}
