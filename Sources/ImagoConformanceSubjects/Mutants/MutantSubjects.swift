@@ -3,8 +3,8 @@ import ImagoConformance
 /// The toy loader without bugs (the control: it must pass every applicable rule, so a mutant's
 /// failures come from its bug) and one mutant per `MutantBug`.
 public enum MutantSubjects {
-    static let capabilities: LoaderCapabilities = [.memoryCache, .diskCache, .retries, .injectableClock,
-                                                   .progress, .targetSize]
+    static let capabilities: LoaderCapabilities = [.memoryCache, .memoryPressure, .diskCache, .retries,
+                                                   .injectableClock, .progress, .targetSize]
 
     /// The control subject, `toy-reference`.
     public static var reference: ConformanceSubject {

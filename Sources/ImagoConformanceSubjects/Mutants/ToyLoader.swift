@@ -51,6 +51,13 @@ final class ToyLoader: LoaderUnderTest {
     var memoryCache: (any MemoryCacheProbe)? { memory }
     var diskCache: (any DiskCacheProbe)? { disk }
     var queuedFetchCount: Int? { nil }
+    var memoryPressure: (any MemoryPressureProbe)? { ToyPressureProbe(self) }
+
+    /// What the app's memory-warning observer calls: a warning halves what the memory cache
+    /// holds (least recently used first), a critical empties it; loads go on.
+    func handleMemoryPressure(_ level: SimulatedPressureLevel) {
+        memory.trim(toCost: level == .critical ? 0 : memory.totalCost / 2)
+    }
 
     func cachedImage(_ source: ConformanceSource) -> ToyImage? { memory.value(forKey: Self.key(source)) }
 
