@@ -49,7 +49,8 @@ extension ConformanceCheck {
 
     /// Loads through memory hits, the disk cache (a second instance, when there is one), a
     /// cancelled load and a load abandoned while its response is held, and returns nothing
-    /// but weak references: every strong one ends with this function.
+    /// but weak references: every strong one ends with this function. (The recorders keep
+    /// fingerprints, not images, so they hold nothing of the loader's.)
     @MainActor
     private static func useAndRelease(_ run: CheckRun) async throws -> LifetimeOutcome {
         let images = run.images
