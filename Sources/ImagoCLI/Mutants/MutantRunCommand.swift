@@ -60,7 +60,7 @@ struct MutantRunCommand: AsyncParsableCommand {
                                      subjects: outcomes)
         FileHandle.standardOutput.write(try JSONEncoder().encode(result))
         #else
-        throw MutantsCommand.notBuilt
+        throw MutantsCommand.notBuilt()
         #endif
     }
 }

@@ -26,9 +26,12 @@ struct MutantsCommand: AsyncParsableCommand {
     @Option(help: "Write the Markdown report to this file instead of standard output.")
     var out: String?
 
-    static let notBuilt = ValidationError(
-        "this build has no planted bugs: build with the Mutants trait (`make mutants` does: "
-            + "swift build --traits Mutants --scratch-path .build-mutants)")
+    /// Says why a normal build cannot do this, and exits 64.
+    static func notBuilt() -> ExitCode {
+        FileHandle.standardError.write(Data(("imago: this build has no planted bugs; build with the Mutants trait "
+            + "(`make mutants` does: swift build --traits Mutants --scratch-path .build-mutants)\n").utf8))
+        return ExitCode(64)
+    }
 
     func validate() throws {
         guard runs >= 1, timeout >= 1 else { throw ValidationError("--repeat and --timeout must be at least 1") }
@@ -57,7 +60,7 @@ struct MutantsCommand: AsyncParsableCommand {
         if let out { try Data(text.utf8).write(to: URL(fileURLWithPath: out)) } else { print(text, terminator: "") }
         if !report.allCaught || !control.passes { throw ExitCode(1) }
         #else
-        throw Self.notBuilt
+        throw Self.notBuilt()
         #endif
     }
 

@@ -31,6 +31,10 @@ extension ConformanceCheck {
             try await run.expectTerminal(recorder, "load a")
             let changedAt = recorder.count
             model.setSource(b)
+            let phaseAfterChange = model.phase
+            try run.expect(phaseAfterChange.image != run.images.small.fingerprint,
+                           "after setSource(B) the phase is still A's \(phaseAfterChange): the model shows A as B's success "
+                           + "until B loads; publish empty on a source change (A's image may only be loading(previous:))")
             model.load()
             let whileLoading = model.phase
             try await gate.waitUntilHeld()

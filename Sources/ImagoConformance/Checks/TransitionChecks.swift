@@ -42,6 +42,28 @@ extension ConformanceCheck {
             await run.settle()
             run.note("phases \(recorder.transcript)")
             if let edge = CheckRun.firstIllegalEdge(recorder.phases) { throw CheckFailed(reason: "illegal edge \(edge)") }
+            guard run.subject.capabilities.contains(.memoryCache) else { return }
+            // A retry that the memory cache answers (another model loaded the image meanwhile) is
+            // still a new attempt: failure → loading → success, never failure → success.
+            let flaky = run.route("flaky.png", Route(body: run.images.other.bytes).failFirst(1, with: Faults(status: 503)))
+            let (failing, failingRecorder) = run.model(loader, flaky)
+            failing.load()
+            try await run.expectTerminal(failingRecorder, "first load of flaky (503)")
+            let (other, otherRecorder) = run.model(loader, flaky)
+            other.load()
+            try await run.expectTerminal(otherRecorder, "second model's load of flaky")
+            guard other.phase.image != nil, loader.memoryCache?.contains(flaky) == true else {
+                // Failures kept (ERR-4's business) or nothing cached: no hit to retry into.
+                run.note("retry answered by the memory cache not checked: the second load ended \(other.phase)")
+                return
+            }
+            failing.retry()
+            try await run.expectTerminal(failingRecorder, count: 2, "retry answered by the memory cache")
+            run.note("retry answered by the memory cache: \(failingRecorder.transcript)")
+            if let edge = CheckRun.firstIllegalEdge(failingRecorder.phases) {
+                throw CheckFailed(reason: "illegal edge \(edge) on a retry the memory cache answered: publish loading "
+                                  + "before the hit, as for any new attempt")
+            }
         },
         ConformanceCheck("TRANS-3", "Nothing of an attempt is published after cancel() returns.") { run in
             let loader = try run.loader()
