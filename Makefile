@@ -76,6 +76,17 @@ conform: deps
 	swift build --product imago
 	.build/debug/imago conform --out Reports/conformance.md
 
+# The adopter's example (issue 13): a blog-style loader and its conformance adapter in a package
+# of their own (Examples/BlogLoader, depending on this one by path), with a .build of its own.
+# Runs the suite against it and writes Examples/BlogLoader/blog-conformance.md; exits 0 only
+# when the loader fails exactly the rules its ExpectedScore.swift lists. Its XCTest version (the
+# README's snippet) is compiled, not run: it would run the same checks a second time.
+EXAMPLE := Examples/BlogLoader
+.PHONY: example
+example: deps
+	swift build --package-path $(EXAMPLE) --build-tests
+	$$(swift build --package-path $(EXAMPLE) --show-bin-path)/blog-conformance $(EXAMPLE)/blog-conformance.md
+
 # --- Reliability (issue 6): fuzzing, sanitizers, soak ------------------------------------
 # The fuzz targets live in their own package (Fuzz/) so the main package carries no sanitizer
 # flags; both Imago's Swift code and the CImagoCodecs shim are instrumented. The codec
