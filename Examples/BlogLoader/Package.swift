@@ -42,7 +42,7 @@ let package = Package(
                 "BlogAdapter",
                 .product(name: "ImagoConformance", package: imagoIdentity),
             ]),
-        // The same through XCTest (the README's snippet); `make example` builds it, CI runs the executable.
+        // The same through XCTest (the README's assertConforms snippet); `make example` runs both.
         .testTarget(
             name: "BlogLoaderConformanceTests",
             dependencies: [
