@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// Why a fetch failed.
 public enum FetchError: Error, Sendable, Equatable {
