@@ -76,6 +76,18 @@ conform: deps
 	swift build --product imago
 	.build/debug/imago conform --out Reports/conformance.md
 
+# The adopter's example (issue 13): a blog-style loader and its conformance adapter in a package
+# of their own (Examples/BlogLoader, depending on this one by path), with a .build of its own.
+# Runs the suite against it and writes Examples/BlogLoader/blog-conformance.md; exits 0 only
+# when the loader fails exactly the rules its ExpectedScore.swift lists. Then its XCTest version
+# (the README's assertConforms snippet), the same checks again, a few seconds.
+EXAMPLE := Examples/BlogLoader
+.PHONY: example
+example: deps
+	swift build --package-path $(EXAMPLE) --build-tests
+	$$(swift build --package-path $(EXAMPLE) --show-bin-path)/blog-conformance $(EXAMPLE)/blog-conformance.md
+	swift test --package-path $(EXAMPLE) --skip-build
+
 # Mutation testing of Imago's own pipeline (issue 13): the bugs planted in Sources/Imago exist
 # only with the `Mutants` package trait, built in a directory of its own (.build-mutants; about
 # 10 minutes the first time on 2 cores, never mixed with .build). Each bug runs in its own process:

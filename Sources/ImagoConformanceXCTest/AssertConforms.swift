@@ -6,11 +6,12 @@ import XCTest
 /// from the subject's expectation, with the rule's evidence. Returns the report.
 ///
 /// Linux XCTest does not run test methods inherited from a base class in another module, so
-/// call this from an explicit test method of your own:
+/// call this from an explicit test method of your own (`MyLoaderAdapter` is your
+/// `LoaderUnderTest`; Examples/BlogLoader has a complete one):
 /// ```swift
 /// @MainActor func testMyLoaderConforms() async throws {
 ///     try await assertConforms(ConformanceSubject(name: "my-loader", capabilities: [.memoryCache]) { context in
-///         MyLoaderAdapter(context)
+///         try MyLoaderAdapter(context: context)
 ///     })
 /// }
 /// ```
