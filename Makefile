@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/imago
 
-.PHONY: deps build test bench bench-quick pillow corpus release conform
+.PHONY: deps build test bench bench-quick pillow corpus release conform conform-repeat
 
 # Installs the codec libraries' development packages and nginx when any is missing
 # (idempotent, silent when all are there). nginx's postinst starts the system service on port 80
@@ -75,6 +75,18 @@ corpus: deps
 conform: deps
 	swift build --product imago
 	.build/debug/imago conform --out Reports/conformance.md
+
+# Determinism (issue 13): every Imago configuration, every rule, CONFORM_RUNS times (default 3)
+# in one process; exits 1 when any verdict differs between runs (each flip is printed on stderr
+# as `FLIP SHARE-4 on imago-data-memory: pass 2, fail 1`) or when a configuration fails a rule.
+# The report goes to .build/conformance-repeat.md and the results, line by line as they come,
+# to .build/conformance-repeat.jsonl. MEASURED_TIME_PLACEHOLDER
+CONFORM_RUNS ?= 3
+IMAGO_SUBJECTS := $(foreach strategy,data file,$(foreach caches,none memory disk memory+disk,imago-$(strategy)-$(caches)))
+conform-repeat: deps
+	swift build --product imago
+	.build/debug/imago conform --repeat $(CONFORM_RUNS) $(foreach subject,$(IMAGO_SUBJECTS),--subject $(subject)) \
+	  --out .build/conformance-repeat.md --jsonl .build/conformance-repeat.jsonl
 
 # --- Reliability (issue 6): fuzzing, sanitizers, soak ------------------------------------
 # The fuzz targets live in their own package (Fuzz/) so the main package carries no sanitizer
