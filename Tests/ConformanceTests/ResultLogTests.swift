@@ -35,6 +35,27 @@ final class ResultLogTests: XCTestCase {
         XCTAssertEqual(try ResultLog.report(from: logURL), ConformanceReport(subjects: [returned]))
     }
 
+    func testEachLineIsOnDiskBeforeWhatFollowsItRuns() async throws {
+        // Checks that read the log from inside their bodies: a crash there would keep this much.
+        let url = logURL
+        func probe(_ rule: String, expecting expected: [String]) -> ConformanceCheck {
+            ConformanceCheck(rule, "reads the results log while it runs") { run in
+                let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+                let seen = try lines.map { line -> String in
+                    let entry = try JSONDecoder().decode(ResultLogEntry.self, from: Data(line.utf8))
+                    return entry.event.rawValue + (entry.rule.map { " " + $0 } ?? "")
+                }
+                try run.expect(seen == expected, "log while \(rule) runs: \(seen)")
+            }
+        }
+        let checks = [probe("PROBE-1", expecting: ["subject", "start PROBE-1"]),
+                      probe("PROBE-2", expecting: ["subject", "start PROBE-1", "result PROBE-1", "start PROBE-2"])]
+        let log = try ResultLog(url: url)
+        let report = try await ConformanceRunner(checks: checks, resultLog: log).run(MutantSubjects.reference)
+        log.close()
+        XCTAssertEqual(report.results.map(\.status), [.pass, .pass], report.results.map(\.evidence).joined(separator: "\n"))
+    }
+
     func testALogCutAfterAStartLineReportsThatCheckAsCrashed() async throws {
         let log = try ResultLog(url: logURL)
         _ = try await ConformanceRunner(resultLog: log).only(["INIT"]).run(MutantSubjects.reference)
