@@ -5,14 +5,18 @@ import XCTest
 /// `imago conform --jsonl` keeps what ran before a crash, and `--repeat` reports flips.
 final class ConformStreamingTests: XCTestCase {
     func testALoaderThatKillsTheProcessLeavesALogNamingTheCrashedCheck() throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("imago-crash-\(UUID().uuidString).jsonl")
-        defer { try? FileManager.default.removeItem(at: log) }
+        // The child's TMPDIR: a crashed run cannot remove its check directories, so they go here.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imago-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let log = scratch.appendingPathComponent("results.jsonl")
         let process = Process()
         process.executableURL = CommandRunner.executable
         // crash-on-load calls fatalError in load() with a source: INIT-1 and INIT-2 finish, INIT-3 dies.
         process.arguments = ["conform", "--subject", "crash-on-load", "--rule", "INIT", "--jsonl", log.path]
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // no symbolication: the crash ends the process at once
+        environment["TMPDIR"] = scratch.path
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
@@ -29,6 +33,8 @@ final class ConformStreamingTests: XCTestCase {
         XCTAssertEqual(results.map(\.rule), ["INIT-1", "INIT-2", "INIT-3"])
         XCTAssertEqual(results.map(\.status), [.pass, .pass, .crashed])
         XCTAssertEqual(results.last?.evidence, ResultLog.crashedEvidence)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+        XCTAssertTrue(leftovers.contains { $0.hasPrefix("imago-conformance-") }, "the child did not use TMPDIR: \(leftovers)")
     }
 
     func testRepeatRunsEverySubjectThatManyTimesAndReportsNoFlipsWhenVerdictsAgree() throws {
