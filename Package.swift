@@ -119,7 +119,8 @@ let package = Package(
             dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects"]),
         .testTarget(
             name: "ImagoCLITests",
-            dependencies: ["ImagoCLI", "ImagoTestServer"]),
+            // ImagoConformance: the conform tests read results logs and reports back with its types.
+            dependencies: ["ImagoCLI", "ImagoTestServer", "ImagoConformance"]),
         .testTarget(
             name: "ImagoTestServerTests",
             dependencies: [

@@ -25,7 +25,7 @@ public func assertConforms(_ subject: ConformanceSubject, rules: [String]? = nil
     let expected = Set(subject.expectedToFail)
     for result in report.results {
         switch (result.status, expected.contains(result.rule)) {
-        case (.fail, false):
+        case (.fail, false), (.crashed, false):
             XCTFail("\(subject.name) breaks \(result.rule): \(result.evidence)", file: file, line: line)
         case (.pass, true), (.notApplicable, true):
             XCTFail("\(subject.name) was expected to fail \(result.rule) but it \(result.status.rawValue): \(result.evidence)",
