@@ -12,6 +12,12 @@ let package = Package(
         .library(name: "ImagoConformanceXCTest", targets: ["ImagoConformanceXCTest"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
     ],
+    // `Mutants` compiles the real-pipeline mutants (Sources/Imago/Mutation) for `make mutants`,
+    // in a build directory of its own. Off by default: no normal build, debug or release,
+    // contains a mutant.
+    traits: [
+        .trait(name: "Mutants", description: "Compile Imago's planted bugs for mutation testing (make mutants)."),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
@@ -57,7 +63,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-            ]),
+            ],
+            swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
         .target(
             name: "ImagoCorpus",
             dependencies: [
@@ -88,7 +95,8 @@ let package = Package(
         // tests and `imago conform`, not a product.
         .target(
             name: "ImagoConformanceSubjects",
-            dependencies: ["Imago", "ImagoConformance", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["Imago", "ImagoConformance", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
         .target(
             name: "ImagoBench",
             dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "ImagoTestServer"]),
@@ -97,7 +105,8 @@ let package = Package(
             dependencies: [
                 "Imago", "ImagoCorpus", "ImagoBench", "ImagoTestServer", "ImagoConformance", "ImagoConformanceSubjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
         .testTarget(
             name: "ImagoTests",
             dependencies: [
@@ -113,7 +122,8 @@ let package = Package(
             dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects"]),
         .testTarget(
             name: "ImagoCLITests",
-            dependencies: ["ImagoCLI", "ImagoTestServer"]),
+            // ImagoConformance: the conform tests read results logs and reports back with its types.
+            dependencies: ["ImagoCLI", "ImagoTestServer", "ImagoConformance"]),
         .testTarget(
             name: "ImagoTestServerTests",
             dependencies: [

@@ -11,8 +11,9 @@ struct ConformCommand: AsyncParsableCommand {
         discussion: """
             Subjects: imago-<data|file>-<none|memory|disk|memory+disk>, toy-reference (the mutants' \
             bug-free control) and mutant-<bug>. Exit status: 0 when every Imago configuration passes \
-            every applicable rule and every mutant is caught by exactly its expected rules; 1 otherwise; \
-            64 on bad usage.
+            every applicable rule, every mutant is caught by exactly its expected rules and (with \
+            --repeat) no verdict differed between runs; 1 otherwise, or when the results log cannot \
+            be written; 64 on bad usage.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -31,12 +32,24 @@ struct ConformCommand: AsyncParsableCommand {
     @Option(help: "Write the report to this file instead of standard output.")
     var out: String?
 
+    @Option(help: ArgumentHelp(
+        "Also stream results to this file as JSON lines while the checks run (a start line before each check, a result line after).",
+        discussion: "A crash mid-run keeps every line before it; ResultLog.report(from:) rebuilds the report, the check that was running as crashed."))
+    var jsonl: String?
+
+    @Option(name: .customLong("repeat"), help: "Run the selected subjects and rules this many times and report any verdict that differs between runs (default 1).")
+    var repeatCount: Int = 1
+
     static var allSubjects: [ConformanceSubject] {
         ImagoSubjects.all + [MutantSubjects.reference] + MutantSubjects.all
     }
 
+    /// Subjects run only when named: `crash-on-load` kills the process (the results log's test).
+    static var hiddenSubjects: [ConformanceSubject] { [CrashingSubject.subject] }
+
     func validate() throws {
-        let known = Set(Self.allSubjects.map(\.name))
+        guard repeatCount >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        let known = Set((Self.allSubjects + Self.hiddenSubjects).map(\.name))
         for name in subjects where !known.contains(name) {
             throw ValidationError("unknown subject \(name); known: \(Self.allSubjects.map(\.name).joined(separator: ", "))")
         }
@@ -48,17 +61,23 @@ struct ConformCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let selected = subjects.isEmpty ? Self.allSubjects : Self.allSubjects.filter { subjects.contains($0.name) }
-        let runner = rules.isEmpty ? ConformanceRunner() : ConformanceRunner().only(rules)
-        var report = ConformanceReport(subjects: [])
-        for subject in selected {
-            let started = ContinuousClock.now
-            let result = try await runner.run(subject)
-            report.subjects.append(result)
+        let candidates = Self.allSubjects + Self.hiddenSubjects
+        let selected = subjects.isEmpty ? Self.allSubjects : candidates.filter { subjects.contains($0.name) }
+        var runner = rules.isEmpty ? ConformanceRunner() : ConformanceRunner().only(rules)
+        runner.resultLog = try jsonl.map { try ResultLog(url: URL(fileURLWithPath: $0)) }
+        defer { runner.resultLog?.close() }
+        var started = ContinuousClock.now
+        let runs = repeatCount
+        let report = try await RepeatedConformanceRun(runner: runner, times: runs).run(selected) { run, result in
             let failed = result.failedRules.isEmpty ? "none" : result.failedRules.joined(separator: ",")
             let verdict = result.meetsExpectation ? "as expected" : "NOT AS EXPECTED"
-            FileHandle.standardError.write(Data(
-                "\(subject.name): failed \(failed) (\(verdict), \(ContinuousClock.now - started))\n".utf8))
+            let prefix = runs > 1 ? "run \(run)/\(runs) " : ""
+            Self.printError("\(prefix)\(result.name): failed \(failed) (\(verdict), \(ContinuousClock.now - started))")
+            started = ContinuousClock.now
+        }
+        if runs > 1 {
+            Self.printError(report.flips.isEmpty ? "no verdict differed between the \(runs) runs"
+                                                 : report.flips.map { "FLIP \($0)" }.joined(separator: "\n"))
         }
         let text: String
         switch format {
@@ -71,6 +90,10 @@ struct ConformCommand: AsyncParsableCommand {
         } else {
             print(text, terminator: "")
         }
-        if !report.subjects.allSatisfy(\.meetsExpectation) { throw ExitCode(1) }
+        if !report.meetsExpectation { throw ExitCode(1) }
+    }
+
+    private static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

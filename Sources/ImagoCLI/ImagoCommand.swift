@@ -7,5 +7,6 @@ struct ImagoCommand: AsyncParsableCommand {
         abstract: "Load, decode and measure images on Linux.",
         subcommands: [DecodeCommand.self, LoadCommand.self, CorpusCommand.self, ServeCommand.self, BenchCommand.self,
                       BenchChildCommand.self, BenchProbeCommand.self, BenchPressureWorkloadCommand.self, BenchCheckCommand.self,
-                      BenchBaselineCommand.self, ConformCommand.self, MemoryCommand.self])
+                      BenchBaselineCommand.self, ConformCommand.self, MutantsCommand.self, MutantRunCommand.self,
+                      MemoryCommand.self])
 }

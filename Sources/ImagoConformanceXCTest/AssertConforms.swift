@@ -6,11 +6,12 @@ import XCTest
 /// from the subject's expectation, with the rule's evidence. Returns the report.
 ///
 /// Linux XCTest does not run test methods inherited from a base class in another module, so
-/// call this from an explicit test method of your own:
+/// call this from an explicit test method of your own (`MyLoaderAdapter` is your
+/// `LoaderUnderTest`; Examples/BlogLoader has a complete one):
 /// ```swift
 /// @MainActor func testMyLoaderConforms() async throws {
 ///     try await assertConforms(ConformanceSubject(name: "my-loader", capabilities: [.memoryCache]) { context in
-///         MyLoaderAdapter(context)
+///         try MyLoaderAdapter(context: context)
 ///     })
 /// }
 /// ```
@@ -24,7 +25,7 @@ public func assertConforms(_ subject: ConformanceSubject, rules: [String]? = nil
     let expected = Set(subject.expectedToFail)
     for result in report.results {
         switch (result.status, expected.contains(result.rule)) {
-        case (.fail, false):
+        case (.fail, false), (.crashed, false):
             XCTFail("\(subject.name) breaks \(result.rule): \(result.evidence)", file: file, line: line)
         case (.pass, true), (.notApplicable, true):
             XCTFail("\(subject.name) was expected to fail \(result.rule) but it \(result.status.rawValue): \(result.evidence)",

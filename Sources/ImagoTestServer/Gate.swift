@@ -11,6 +11,7 @@ public final class Gate: Sendable, CustomStringConvertible {
         var held: [UInt64: @Sendable () -> Void] = [:]
         var nextHoldID: UInt64 = 0
         var totalHeld = 0
+        var openObservers: [@Sendable () -> Void] = []
 
         var description: String {
             "gate \(isOpen ? "open" : "shut"), holding \(held.count), held \(totalHeld) in all"
@@ -37,13 +38,20 @@ public final class Gate: Sendable, CustomStringConvertible {
 
     /// Opens the gate: every held response continues, and later ones pass straight through.
     public func open() {
-        let released = state.update { state -> [@Sendable () -> Void] in
+        let (released, observers) = state.update { state -> ([@Sendable () -> Void], [@Sendable () -> Void]) in
             state.isOpen = true
             let released = Array(state.held.values)
             state.held = [:]
-            return released
+            return (released, state.openObservers)
         }
+        for observer in observers { observer() }
         for release in released { release() }
+    }
+
+    /// Calls `observer` on every later ``open()``, before the held responses continue (for a
+    /// log of what a test did, e.g. the conformance suite's steps). Default: no observer.
+    public func onOpen(_ observer: @escaping @Sendable () -> Void) {
+        state.update { $0.openObservers.append(observer) }
     }
 
     /// Shuts the gate again: responses arriving from now on are held until the next ``open()``.

@@ -14,7 +14,13 @@ extension DiskCache {
     @discardableResult
     public func store(_ data: Data, forKey key: String, metadata: Metadata = Metadata()) throws -> Bool {
         guard fits(byteCount: data.count, key: key, metadata: metadata) else { return false }
+        #if IMAGO_MUTANTS
+        let (fd, temporary) = Mutation.on(.diskSharedTemporaryName)
+            ? try DiskFileIO.openSharedTemporary(in: files.path, key: key)
+            : try DiskFileIO.createTemporaryFile(in: files.path)
+        #else
         let (fd, temporary) = try DiskFileIO.createTemporaryFile(in: files.path)
+        #endif
         defer { close(fd) }
         do {
             try DiskFileIO.writeAll(fd, data, path: temporary)
@@ -147,7 +153,13 @@ extension DiskCache {
             let accessTime = try DiskFileIO.fileStatus(payloadFD, path: files.payloadPath(hash)).st_mtim
             state.index[hash] = .init(payloadSize: Int(payload.st_size), sidecarSize: sidecar.count,
                                       accessTime: accessTime.nanosecondsSince1970)
+            #if IMAGO_MUTANTS
+            if !Mutation.on(.diskEvictsOnlyInSweep) {
+                _ = try files.evict(&state.index, toSize: configuration.sizeLimit, sparing: hash)
+            }
+            #else
             _ = try files.evict(&state.index, toSize: configuration.sizeLimit, sparing: hash)
+            #endif
             if let last = state.lastSweep, now.timeIntervalSince(last) < configuration.sweepInterval.seconds {
                 return
             }

@@ -21,6 +21,9 @@ extension HTTPCachePolicy {
     /// The decision for `metadata`'s entry (stored at `storedAt`) and a request sending
     /// `requestHeaders` (lowercased names), at `now` by the cache's clock.
     func use(_ metadata: DiskCache.Metadata, storedAt: Date, requestHeaders: [String: String], now: Date) -> Use {
+        #if IMAGO_MUTANTS
+        if Mutation.on(.httpStaleServedFresh) { return .fresh }
+        #endif
         let headers = metadata.responseHeaders
         let varied = Self.varyNames(headers["vary"])
         if varied.contains("*") { return .refetch }
@@ -47,7 +50,11 @@ extension HTTPCachePolicy {
     /// The same decision for metadata already in hand (a 304's refreshed headers).
     func storage(for metadata: DiskCache.Metadata, receivedAt: Date) -> Storage {
         let control = CacheControl(metadata.responseHeaders["cache-control"])
+        #if IMAGO_MUTANTS
+        if control.noStore, !Mutation.on(.httpStoresNoStore) { return .refuse(.noStore) }
+        #else
         if control.noStore { return .refuse(.noStore) }
+        #endif
         if Self.varyNames(metadata.responseHeaders["vary"]).contains("*") { return .refuse(.varyAll) }
         let hasValidator = metadata.etag != nil || metadata.lastModified != nil
         if !hasValidator {

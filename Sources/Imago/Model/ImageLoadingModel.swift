@@ -27,6 +27,9 @@ public final class ImageLoadingModel {
         self.pipeline = pipeline
         self.request = request
         self.missingSourceBehavior = missingSourceBehavior
+        #if IMAGO_MUTANTS
+        if Mutation.on(.initEagerLoad), let request { Task { [pipeline] in _ = try? await pipeline.response(for: request) } }
+        #endif
     }
 
     /// A model that goes away (its view is gone) leaves its load: the shared work stops unless
@@ -56,14 +59,29 @@ public final class ImageLoadingModel {
     /// nothing (SHARE-1).
     public func load() {
         guard let request else {
+            #if IMAGO_MUTANTS
+            if Mutation.on(.initSilentWithoutSource) { return }
+            #endif
             if missingSourceBehavior == .fail { publish(.failure(.missingSource)) }
             return
         }
-        if activeKey == request.key, task != nil || phase.isSuccess { return }
+        #if IMAGO_MUTANTS
+        let reloads = Mutation.on(.shareReloadsSameKey)
+        #else
+        let reloads = false
+        #endif
+        if activeKey == request.key, task != nil || phase.isSuccess, !reloads { return }
         attempt += 1
         activeKey = request.key
         if let hit = pipeline.cachedResponse(for: request) {
+            #if IMAGO_MUTANTS
+            if Mutation.on(.cacheHitPublishesLoading) { publish(.loading(progress: nil, previous: previousImage)) }
+            if case .failure = phase, !Mutation.on(.transHitAfterFailureSkipsLoading) {
+                publish(.loading(progress: nil, previous: previousImage))
+            }
+            #else
             if case .failure = phase { publish(.loading(progress: nil, previous: previousImage)) }
+            #endif
             publish(.success(hit))
             return
         }
@@ -78,9 +96,19 @@ public final class ImageLoadingModel {
             return
         }
         if case .success(let response) = phase { previousImage = response.pixels }
+        #if IMAGO_MUTANTS
+        if Mutation.on(.sourceChangeKeepsOldLoad) {
+            (task, activeKey) = (nil, nil)   // forgotten, not cancelled: it still publishes
+        } else {
+            stopAttempt()
+        }
+        request = newRequest
+        if !(Mutation.on(.sourceChangeKeepsOldSuccess) && phase.isSuccess) { publish(.empty) }
+        #else
         stopAttempt()
         request = newRequest
         publish(.empty)
+        #endif
     }
 
     public func setSource(_ source: ImageSource?, options: DecodeOptions = DecodeOptions()) {
@@ -91,8 +119,20 @@ public final class ImageLoadingModel {
     /// image already shown (TRANS-4). A later `load()` starts a new attempt (TRANS-5).
     public func cancel() {
         guard task != nil else { return }
+        #if IMAGO_MUTANTS
+        if Mutation.on(.transCancelOnlyResetsPhase) {
+            activeKey = nil
+            if !phase.isSuccess { publish(.empty) }
+            return
+        }
+        let kept = Mutation.on(.transCancelKeepsTask) ? (task, activeKey) : (nil, nil)
+        stopAttempt()
+        if kept.0 != nil { (task, activeKey) = kept }
+        if !phase.isSuccess { publish(Mutation.on(.transCancelIsFailure) ? .failure(.cancelled) : .empty) }
+        #else
         stopAttempt()
         if !phase.isSuccess { publish(.empty) }
+        #endif
     }
 
     /// Changes the priority of the request, including a load under way: its shared work is
@@ -105,6 +145,9 @@ public final class ImageLoadingModel {
     /// A new attempt after a failure: `loading`, then a new request (RETRY-3).
     public func retry() {
         guard case .failure = phase else { return }
+        #if IMAGO_MUTANTS
+        if Mutation.on(.retryNeedsActiveAttempt), activeKey == nil { return }
+        #endif
         activeKey = nil
         load()
     }
@@ -130,7 +173,18 @@ public final class ImageLoadingModel {
 
     private func start(_ request: ImageRequest, attempt: Int) {
         lastReceived = -1
+        #if IMAGO_MUTANTS
+        if Mutation.on(.initLoadingDeferred) {
+            let previous = previousImage
+            Task { @MainActor [weak self] in
+                if self?.attempt == attempt, self?.task != nil { self?.publish(.loading(progress: nil, previous: previous)) }
+            }
+        } else {
+            publish(.loading(progress: nil, previous: previousImage))
+        }
+        #else
         publish(.loading(progress: nil, previous: previousImage))
+        #endif
         let pipeline = self.pipeline
         let onProgress: @Sendable (FetchProgress) -> Void = { [weak self] progress in
             Task { @MainActor [weak self] in self?.progressed(progress, attempt: attempt) }
@@ -150,18 +204,33 @@ public final class ImageLoadingModel {
     private func progressed(_ progress: FetchProgress, attempt: Int) {
         // Hops may arrive out of order or late: completed bytes never go down (PROGRESS-1) and
         // nothing follows the terminal phase (ORDER-1).
-        guard attempt == self.attempt, case .loading = phase, progress.received > lastReceived else { return }
+        #if IMAGO_MUTANTS
+        let current = attempt == self.attempt || Mutation.on(.sourceChangeKeepsOldLoad)
+        #else
+        let current = attempt == self.attempt
+        #endif
+        guard current, case .loading = phase, progress.received > lastReceived else { return }
         lastReceived = progress.received
         publish(.loading(progress: progress, previous: previousImage))
     }
 
     private func finished(_ outcome: Result<ImageResponse, ImageLoadingError>, attempt: Int) {
+        #if IMAGO_MUTANTS
+        guard attempt == self.attempt || Mutation.on(.sourceChangeKeepsOldLoad) else { return }
+        #else
         guard attempt == self.attempt else { return }
+        #endif
         task = nil
         switch outcome {
         case .success(let response):
             previousImage = nil
             publish(.success(response))
+            #if IMAGO_MUTANTS
+            if Mutation.on(.transDuplicateSuccess) { publish(.success(response)) }
+            if Mutation.on(.orderProgressAfterSuccess), lastReceived > 0 {
+                publish(.loading(progress: FetchProgress(received: lastReceived, expected: lastReceived), previous: nil))
+            }
+            #endif
         case .failure(let error) where error.isCancellation:
             activeKey = nil   // cancelled from outside (task cancellation): nothing to show
             if !phase.isSuccess { publish(.empty) }

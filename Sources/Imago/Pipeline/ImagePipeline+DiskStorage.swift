@@ -17,11 +17,17 @@ extension ImagePipeline {
         }
         // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
         // and not a GIF either.
-        do throws(DecodeError) {
-            _ = try ImageDecoder.sniff(Payload.sniff(storage))
-        } catch {
+        #if IMAGO_MUTANTS
+        let rejection = Mutation.on(.diskStoresBeforeValidating) ? nil : Self.notAnImage(storage)   // removed after the decode
+        #else
+        let rejection = Self.notAnImage(storage)
+        #endif
+        if let rejection {
             if case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
-            return .failure(.decoding(error))
+            #if IMAGO_MUTANTS
+            if Mutation.on(.errNonImageIsTransportError) { return .failure(.fetch(.transport("not an image"))) }
+            #endif
+            return .failure(.decoding(rejection))
         }
         let sourceKey = request.source.identity
         guard request.cachePolicy.writesDisk, let disk = configuration.diskCache else {
@@ -53,7 +59,12 @@ extension ImagePipeline {
             counters.record { hadEntry ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
             emit(.cacheStore, sourceKey)
             if case .file = storage, let entry = disk.entry(forKey: sourceKey) {
-                return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .network,
+                #if IMAGO_MUTANTS
+                let origin: ImageOrigin = Mutation.on(.fetchCachedDownloadIsDiskHit) ? .disk : .network
+                #else
+                let origin = ImageOrigin.network
+                #endif
+                return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: origin,
                                         ownsFile: false, diskCache: outcome))
             }
             return .success(Payload(storage: storage, diskKey: sourceKey, origin: .network,
@@ -65,6 +76,16 @@ extension ImagePipeline {
         counters.record { $0.diskNotStored += 1 }
         emit(.notStored, sourceKey)
         return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true, diskCache: outcome))
+    }
+
+    /// Why the body's first bytes do not declare an image Imago decodes (nil when they do).
+    private static func notAnImage(_ storage: Payload.Storage) -> DecodeError? {
+        do throws(DecodeError) {
+            _ = try ImageDecoder.sniff(Payload.sniff(storage))
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// A 304: the revalidated entry's bytes serve the load (a disk hit), with its stored headers

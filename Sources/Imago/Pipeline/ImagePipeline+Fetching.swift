@@ -56,7 +56,13 @@ extension ImagePipeline {
                 retries += 1
                 emit(.retry, sourceKey)
                 do {
+                    #if IMAGO_MUTANTS
+                    if Mutation.on(.retryBackOffOnWallClock) { try await Task.sleep(for: wait) } else {
+                        try await configuration.clock.sleep(for: wait)
+                    }
+                    #else
                     try await configuration.clock.sleep(for: wait)
+                    #endif
                 } catch {
                     resumption?.settle(after: nil)   // a cancel keeps nothing, a kept partial included
                     return .failure(.cancelled)   // cancelled during back-off: no more requests (RETRY-2)

@@ -29,7 +29,13 @@ extension ImagePipeline {
     private func loadRemote(_ url: URL, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
         let sourceKey = request.source.identity
         var lookup = DiskLookup()
-        if request.cachePolicy.readsDisk, let disk = configuration.diskCache {
+        #if IMAGO_MUTANTS
+        if let failed = failedURLs.withLock({ $0[url] }), Mutation.on(.errRemembersFailedURLs) { return .failure(failed) }
+        let readsDisk = request.cachePolicy.readsDisk && !Mutation.on(.cacheSkipsDiskLookup)
+        #else
+        let readsDisk = request.cachePolicy.readsDisk
+        #endif
+        if readsDisk, let disk = configuration.diskCache {
             let entry = disk.entry(forKey: sourceKey)
             lookup.hadEntry = entry != nil
             if let entry {
@@ -44,6 +50,9 @@ extension ImagePipeline {
                         return .success(response.reporting(.fresh))
                     case .failure(let error) where error.isCancellation: return .failure(.cancelled)
                     case .failure(.decoding(.unreadable)): break   // replaced by another writer meanwhile: a miss
+                    #if IMAGO_MUTANTS
+                    case .failure(let error) where Mutation.on(.cacheCorruptEntryFails): return .failure(error)
+                    #endif
                     case .failure:   // a corrupt entry is a miss (CACHE-4)
                         try? disk.removeEntry(forKey: sourceKey)
                         lookup.hadEntry = false
@@ -63,6 +72,9 @@ extension ImagePipeline {
             // corrupt entry is a miss (CACHE-4), so ask once more, unconditionally.
             return await fetchAndDecode(url, request, shared, lookup: DiskLookup(hadEntry: false))
         }
+        #if IMAGO_MUTANTS
+        if case .failure(let error) = outcome, !error.isCancellation { failedURLs.withLock { $0[url] = error } }
+        #endif
         return outcome
     }
 

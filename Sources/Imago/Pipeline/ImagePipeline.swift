@@ -31,7 +31,17 @@ public final class ImagePipeline: Sendable {
             let observation = configuration.memoryPressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
             pressureObservation.withLock { $0 = observation }
         }
+        #if IMAGO_MUTANTS
+        if Mutation.on(.memPipelinesRegistered) { Self.registered.withLock { $0.append(self) } }
+        #endif
     }
+
+    #if IMAGO_MUTANTS
+    /// `Mutant.memPipelinesRegistered`'s process-wide list.
+    static let registered = Mutex<[ImagePipeline]>([])
+    /// `Mutant.errRemembersFailedURLs`'s failed-URL list.
+    let failedURLs = Mutex<[URL: ImageLoadingError]>([:])
+    #endif
 
     /// The memory cache's image for `request`, synchronously, or nil (CACHE-1 relies on this).
     public func cachedResponse(for request: ImageRequest) -> ImageResponse? {
@@ -39,6 +49,9 @@ public final class ImagePipeline: Sendable {
               let image = cache.value(forKey: request.key)
         else { return nil }
         counters.record { $0.memoryHits += 1 }
+        #if IMAGO_MUTANTS
+        if Mutation.on(.cacheHitKeepsFirstOrigin) { return ImageResponse(image: image, origin: .network) }
+        #endif
         return ImageResponse(image: image, origin: .memory)
     }
 

@@ -38,7 +38,12 @@ public struct RetryPolicy: Sendable, Hashable {
     /// error is not transient, the retries are used up, or the server's `Retry-After` is longer
     /// than `maxRetryAfter`.
     public func delay(beforeRetry retry: Int, after error: FetchError) -> Duration? {
+        #if IMAGO_MUTANTS
+        let clientError = if case .httpStatus(400..<500, _) = error { true } else { false }
+        guard retry <= maxRetries, error.isTransient || (clientError && Mutation.on(.retryClientErrors)) else { return nil }
+        #else
         guard retry <= maxRetries, error.isTransient else { return nil }
+        #endif
         let backOff = delay(beforeRetry: retry)
         guard case .httpStatus(_, let asked?) = error else { return backOff }
         return asked > maxRetryAfter ? nil : max(asked, backOff)

@@ -52,7 +52,11 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                       continuation: CheckedContinuation<Outcome, Never>, work: @escaping Work) {
         let cancelled = state.withLock { state -> Bool in
             if state.pending.remove(id) == nil { return true }
+            #if IMAGO_MUTANTS
+            let existing = Mutation.on(.shareNoCoalescing) ? nil : state.entries[key]
+            #else
             let existing = state.entries[key]
+            #endif
             let entry = existing ?? Entry()
             // Subscribe before the work starts: a task started first could read the shared
             // priority (or report progress) while it still has no subscriber.
@@ -81,10 +85,17 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 return nil
             }
             entry.shared.unsubscribe(id)
+            #if IMAGO_MUTANTS
+            if entry.subscribers.isEmpty || Mutation.on(.shareCancelOnFirstLeave) {
+                if !Mutation.on(.shareRejoinsTornDownWork) { state.entries[key] = nil }
+                entry.task?.cancel()
+            }
+            #else
             if entry.subscribers.isEmpty {
                 state.entries[key] = nil
                 entry.task?.cancel()
             }
+            #endif
             return subscriber
         }
         leaving?.resume(returning: .failure(.cancelled))
@@ -141,7 +152,12 @@ final class SharedWork: Sendable {
         subscribers.withLock { $0[id] = Subscriber(priority: priority, onProgress: onProgress) }
     }
 
-    func unsubscribe(_ id: Int) { _ = subscribers.withLock { $0.removeValue(forKey: id) } }
+    func unsubscribe(_ id: Int) {
+        #if IMAGO_MUTANTS
+        if Mutation.on(.shareLeaverKeepsPriority) { return }
+        #endif
+        _ = subscribers.withLock { $0.removeValue(forKey: id) }
+    }
 
     func report(_ progress: FetchProgress) {
         for observer in subscribers.withLock({ $0.values.compactMap(\.onProgress) }) { observer(progress) }

@@ -46,7 +46,14 @@ public struct ImageRequest: Sendable, Hashable {
     /// Everything that changes the pixels: source identity plus decode options. Keys the memory
     /// cache and the decode stage's coalescing.
     public var key: ImageRequestKey {
-        ImageRequestKey(source: source.identity, options: options)
+        #if IMAGO_MUTANTS
+        if Mutation.on(.sourceKeyIgnoresSize) {
+            var unsized = options
+            (unsized.maxPixelSize, unsized.targetSize) = (nil, nil)
+            return ImageRequestKey(source: source.identity, options: unsized)
+        }
+        #endif
+        return ImageRequestKey(source: source.identity, options: options)
     }
 }
 

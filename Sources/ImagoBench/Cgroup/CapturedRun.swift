@@ -4,23 +4,23 @@ import Synchronization
 /// Runs one process to its end and keeps everything it wrote, however it ended: unlike
 /// `ChildProcess.run`, a non-zero exit or a kill is a result here, not an error, because a
 /// workload killed by the OOM killer is exactly what the pressure bench wants to see.
-enum CapturedRun {
-    struct Ending: Sendable {
+public enum CapturedRun {
+    public struct Ending: Sendable {
         /// The exit status, or nil when a signal ended the process.
-        let exitStatus: Int32?
+        public let exitStatus: Int32?
         /// The signal that ended the process, or nil when it exited.
-        let signal: Int32?
+        public let signal: Int32?
         /// The process outlived its timeout and was killed with SIGKILL.
-        let timedOut: Bool
-        let standardOutput: Data
-        let standardError: Data
+        public let timedOut: Bool
+        public let standardOutput: Data
+        public let standardError: Data
 
         var end: ChildEnd { ChildEnd(exitStatus: exitStatus, signal: signal, timedOut: timedOut) }
     }
 
     /// Runs `executable` with `arguments`; after `timeout` the process is killed (by its own
     /// pid, never by name), so a hung workload cannot hang the bench.
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration) throws -> Ending {
+    public static func run(_ executable: String, _ arguments: [String], timeout: Duration) throws -> Ending {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,34 +1,79 @@
 /// What a loader declares it has. Rules that need a capability the loader lacks are reported
 /// "not applicable" naming it, never passed by default.
+///
+/// Declaring a capability is a promise: each one below says which `LoaderContext` fields the
+/// adapter must pass on to the loader (and the loader honour), which probe it must expose, and
+/// which rules it turns on. Rules without a capability (INIT, TRANS, CACHE-3, SOURCE-1/2,
+/// SHARE-1..4, ERR, RETRY-3, ORDER) apply to every loader.
 public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
-    /// A memory cache of decoded images, inspectable through `MemoryCacheProbe` (CACHE-1, MEM).
+    /// A memory cache of decoded images, inspectable through `MemoryCacheProbe`.
+    /// - Honour `memoryCostLimit` (total) and `memoryEntryCostLimit` (per image); the probe's
+    ///   `costLimit` must report the total asked for.
+    /// - Cost is the decoded size: width × height × 4 bytes (row padding up to 64 bytes a row
+    ///   is tolerated).
+    /// - Least recently used goes first: a memory hit refreshes an entry's recency; the total
+    ///   stays within the limit after every insert; an image over the per-entry limit is not
+    ///   inserted and evicts nothing, and its load still succeeds.
+    /// - `trim(toCost:)` drops least recently used entries until the total is at most the
+    ///   target, and what remains is still served.
+    /// - A hit publishes exactly one `success(origin: .memory)` inside `load()`, with no request
+    ///   and no decode; failed or truncated loads leave nothing in memory.
+    /// Rules: CACHE-1, MEM-1, MEM-2, MEM-3; changes the origins CACHE-2 and CACHE-3 expect.
     public static let memoryCache = LoaderCapabilities(rawValue: 1 << 0)
-    /// A disk cache of original bytes, inspectable through `DiskCacheProbe` (CACHE-2, CACHE-4, DISK).
+    /// A disk cache of original bytes, inspectable through `DiskCacheProbe`.
+    /// - Honour `cacheDirectory`: a second loader built from the same context is the app after a
+    ///   restart and must see every entry whose load has published `success`.
+    /// - Honour `diskSizeLimit` (the probe's `sizeLimit` reports it): the bytes really in the
+    ///   directory stay within it after every write, keeping as many recent entries as fit.
+    /// - File names are a hash of the key; two loaders writing one key leave one complete entry.
+    /// - Store only complete, decodable bodies (no error pages, truncated or empty bodies), and
+    ///   never a `Cache-Control: no-store` response.
+    /// - An entry that does not decode is a miss: removed and fetched again.
+    /// - `simulateCrashWhileStoring` must leave exactly what the real writer leaves when the
+    ///   process dies mid-write; a new instance must neither serve that nor keep it on disk.
+    /// Rules: CACHE-2, CACHE-4, DISK-1..4, HTTP-1 (and HTTP-2 with `.httpFreshness`).
     public static let diskCache = LoaderCapabilities(rawValue: 1 << 1)
-    /// Automatic retries of transient failures, honouring `LoaderContext.maxRetries` (RETRY-1, RETRY-2).
+    /// Automatic retries of transient failures (connection errors, truncation, 408, 429, 5xx),
+    /// at most `LoaderContext.maxRetries` times, never for other 4xx, decoding errors or a
+    /// cancel; the phase stays `loading` until the one terminal phase after the last try. The
+    /// back-off starts at `retryDelay`. Rules: RETRY-1, RETRY-2.
     public static let retries = LoaderCapabilities(rawValue: 1 << 2)
-    /// Back-off waits on `LoaderContext.clock` (RETRY-2's cancel during back-off).
+    /// Back-off waits sleep on `LoaderContext.clock` (a `ManualClock` the check advances), so a
+    /// `cancel()` during a back-off can be shown to stop further requests (the second half of
+    /// RETRY-2; needs `.retries`).
     public static let injectableClock = LoaderCapabilities(rawValue: 1 << 3)
-    /// Byte progress inside `loading` (PROGRESS-1).
+    /// Byte progress inside `loading(received:expected:)`: at least two reports for a throttled
+    /// body, never decreasing, `expected` the Content-Length or nil when the length is unknown
+    /// (chunked). Rule: PROGRESS-1.
     public static let progress = LoaderCapabilities(rawValue: 1 << 4)
-    /// AsyncImage's profile: `load()` without a source stays `empty` instead of failing (INIT-2).
+    /// AsyncImage's profile: `load()` without a source stays `empty` (and makes no request)
+    /// instead of publishing `failure(missingSource)`. INIT-2 then verifies that and reports n/a.
     public static let staysEmptyWithoutSource = LoaderCapabilities(rawValue: 1 << 5)
-    /// Priorities and a network limit from `LoaderContext.maxConcurrentFetches`, with
-    /// `LoaderUnderTest.queuedFetchCount` (SHARE-5).
+    /// Priorities and a network limit: honour `LoaderContext.maxConcurrentFetches` (the check
+    /// sets 1), report loads waiting for a slot in `LoaderUnderTest.queuedFetchCount`, accept
+    /// `ModelUnderTest.setPriority(_:)`, and admit queued work by the highest priority among its
+    /// live subscribers (raised, lowered, or after the highest one cancelled). Rule: SHARE-5.
     public static let priorities = LoaderCapabilities(rawValue: 1 << 6)
-    /// Both fetch strategies, chosen by `LoaderContext.fetchStrategy` (FETCH-1).
+    /// Both fetch strategies, chosen by `LoaderContext.fetchStrategy` (`.data` or `.file`), with
+    /// identical pixels and phase sequences for a success, a 404, a truncation and an empty body.
+    /// Rule: FETCH-1.
     public static let selectableFetchStrategy = LoaderCapabilities(rawValue: 1 << 7)
-    /// Fetches by streaming the body to a file in `LoaderContext.temporaryDirectory` (FETCH-2).
+    /// Fetches by streaming the body to a file in `LoaderContext.temporaryDirectory` (or the
+    /// disk cache's directory) as it arrives, and leaves no temporary or partial file behind.
+    /// Rule: FETCH-2.
     public static let downloadsToFile = LoaderCapabilities(rawValue: 1 << 8)
-    /// Requests can carry a target size (`ConformanceSource.maxPixelSize`) (SOURCE-3).
+    /// Requests can carry a target size (`ConformanceSource.maxPixelSize`): the decoded image's
+    /// longest side is at most that, and the size is part of the memory cache's and the
+    /// coalescing's key. Rule: SOURCE-3.
     public static let targetSize = LoaderCapabilities(rawValue: 1 << 9)
 
     /// The disk cache honours HTTP freshness: a stored response is used without a request only
     /// while `Cache-Control`/`Expires`/a heuristic says it is fresh, and is revalidated otherwise
-    /// (HTTP-2). A loader that ignores freshness on purpose (store everything, reuse without
+    /// (a conditional request whose 304 serves the stored bytes, origin `.disk`) (HTTP-2, with
+    /// `.diskCache`). A loader that ignores freshness on purpose (store everything, reuse without
     /// asking) declares that by leaving this out.
     public static let httpFreshness = LoaderCapabilities(rawValue: 1 << 10)
 

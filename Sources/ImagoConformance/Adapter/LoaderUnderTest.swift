@@ -34,17 +34,42 @@ public protocol LoaderUnderTest: AnyObject {
     var lifetime: (any LifetimeProbe)? { get }
 }
 
-/// The view model of one displayed image.
+/// The view model of one displayed image. What the checks require of each call is stated on it
+/// (rule IDs from Docs/phase-rules.md); an adapter forwards each call to the model's own
+/// operation and must not add behaviour of its own.
 @MainActor
 public protocol ModelUnderTest: AnyObject {
-    /// The current phase, read synchronously.
+    /// The current phase, read synchronously: checks read it right after a call returns.
     var phase: ObservedPhase { get }
     /// Calls `observer` with the current phase, then with every phase published after it, in
-    /// order. Called from whatever thread the loader publishes on (ORDER-1 checks it).
+    /// order (ORDER-2). Called from whatever thread the loader publishes on: everything must be
+    /// published on the main actor (ORDER-1 checks it).
     func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void)
+    /// Starts an attempt for the current source, and before returning publishes:
+    /// - without a source: `failure(missingSource)` and no request (INIT-2), or nothing at all
+    ///   with `.staysEmptyWithoutSource`;
+    /// - on a memory hit: exactly one `success(origin: .memory)`, no request, no decode (CACHE-1);
+    /// - otherwise `loading` (INIT-3), followed later by exactly one terminal phase (TRANS-1).
+    /// While the same source loads or shows its image, `load()` does nothing: no new request, no
+    /// decode, no failure (SHARE-1). After a failure or a cancel it starts a new attempt (ERR-4,
+    /// TRANS-5). A new model must not load until this is called (INIT-1).
     func load()
+    /// Abandons the current attempt. Before returning the phase is `empty` (or still shows an
+    /// image already shown); nothing of the abandoned attempt is published afterwards, even when
+    /// its response arrives (TRANS-3), and never a failure (TRANS-4). Other models sharing the
+    /// work keep it; when every subscriber has cancelled, the transport request is cancelled
+    /// (SHARE-3), and a model joining right after gets a fresh success (SHARE-4). A cancel during
+    /// a retry back-off stops further requests (RETRY-2). Does nothing when nothing loads.
     func cancel()
+    /// After a failure: a new attempt, exactly like `load()`, with `loading` published before
+    /// returning and a new request (RETRY-3). Does nothing in any other phase.
     func retry()
+    /// Switches the model to `source` (nil: no source). A different source cancels the current
+    /// attempt as `cancel()` does (nothing of the old source is published afterwards:
+    /// SOURCE-1), and the phase is `empty` before returning (TRANS-4); it does not start
+    /// loading: the checks call `load()` next. The old image must never be published as a
+    /// success for the new source (SOURCE-2; it may appear as `loading(previous:)`). The same
+    /// source again does nothing.
     func setSource(_ source: ConformanceSource?)
     /// For loaders with `.priorities`: 0 lowest ... 4 highest (default 2).
     func setPriority(_ priority: Int)

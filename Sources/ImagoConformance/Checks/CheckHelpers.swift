@@ -44,11 +44,11 @@ extension CheckRun {
     public func expectSuccess(_ phase: ObservedPhase, _ image: ConformanceImage, origin: ObservedOrigin? = nil,
                               _ what: String) throws {
         guard case .success(let observedOrigin, let fingerprint) = phase else {
-            throw CheckFailed(reason: "\(what): expected success, got \(phase)")
+            throw CheckFailed(reason: "\(what): expected success, got \(phase); a 200 with a valid image must end in success (check that the adapter maps the loader's result)")
         }
-        try expect(fingerprint == image.fingerprint, "\(what): pixels \(fingerprint), expected \(image.fingerprint)")
+        try expect(fingerprint == image.fingerprint, "\(what): pixels \(fingerprint), expected \(image.fingerprint); fingerprint the decoded, tightly packed RGBA rows (ImageFingerprint(width:height:rgba:)) of the right image")
         if let origin {
-            try expect(observedOrigin == origin, "\(what): origin \(observedOrigin.rawValue), expected \(origin.rawValue)")
+            try expect(observedOrigin == origin, "\(what): origin \(observedOrigin.rawValue), expected \(origin.rawValue); report where this success really came from (memory hit, disk cache, or a fetch)")
         }
     }
 

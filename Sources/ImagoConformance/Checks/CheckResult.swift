@@ -5,18 +5,41 @@ public enum CheckStatus: String, Sendable, Codable {
     /// The subject lacks a declared capability the rule needs (the evidence names it), or
     /// declared a profile that the rule exempts.
     case notApplicable = "n/a"
+    /// The check started and the process ended before it finished (a loader crashed it). Only
+    /// a report rebuilt from a `ResultLog` can say this; it counts as failing.
+    case crashed
+
+    /// Whether the verdict breaks the rule: `fail` and `crashed`.
+    public var isFailing: Bool { self == .fail || self == .crashed }
 }
 
-/// One rule's outcome with what was observed: phase sequences, request and decode counts, bytes.
+/// One rule's outcome with what was observed (phase sequences, request and decode counts,
+/// bytes) and the numbered steps the check took on the loader to get there.
 public struct CheckResult: Sendable, Codable, Equatable {
     public let rule: String
     public let status: CheckStatus
     public let evidence: String
+    /// Every action the check took, in order: loaders created and released, models created
+    /// (with their source), `load()`, `cancel()`, `retry()`, `setSource(_:)`, observers
+    /// attached, cache probes used, server gates opened (default empty).
+    public let steps: [String]
 
-    public init(rule: String, status: CheckStatus, evidence: String) {
+    public init(rule: String, status: CheckStatus, evidence: String, steps: [String] = []) {
         self.rule = rule
         self.status = status
         self.evidence = evidence
+        self.steps = steps
+    }
+
+    private enum CodingKeys: String, CodingKey { case rule, status, evidence, steps }
+
+    /// Reads reports written before results carried steps (no `steps` key: none).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rule = try container.decode(String.self, forKey: .rule)
+        status = try container.decode(CheckStatus.self, forKey: .status)
+        evidence = try container.decode(String.self, forKey: .evidence)
+        steps = try container.decodeIfPresent([String].self, forKey: .steps) ?? []
     }
 }
 

@@ -2,7 +2,8 @@ import Foundation
 import ImagoTestServer
 
 /// What one check works with: the subject, the loopback server (routes under a path prefix of
-/// its own), fresh directories, and the evidence it gathers for the report.
+/// its own), fresh directories, and the evidence it gathers for the report: notes, and the
+/// steps it takes, recorded by wrapping the loaders and models it hands out.
 @MainActor
 public final class CheckRun {
     public let subject: ConformanceSubject
@@ -17,6 +18,9 @@ public final class CheckRun {
     private let root: URL
     private var notes: [String] = []
     private var contexts = 0
+    private let stepLog = StepLog()
+    /// Gates already reporting their opening as a step, by the first path they hold.
+    private var watchedGates: [ObjectIdentifier: String] = [:]
 
     init(subject: ConformanceSubject, server: TestServer, images: ConformanceImages, rule: String,
          root: URL, settleWindow: Duration) throws {
@@ -33,6 +37,7 @@ public final class CheckRun {
     /// A context with fresh, empty directories (a second, unrelated app).
     public func newContext() throws -> LoaderContext {
         contexts += 1
+        if contexts > 1 { step("context \(contexts) created: empty cache and temporary directories") }
         let base = root.appendingPathComponent("context-\(contexts)")
         let cache = base.appendingPathComponent("cache")
         let temporary = base.appendingPathComponent("tmp")
@@ -43,8 +48,14 @@ public final class CheckRun {
     }
 
     /// A new loader instance for `context` (default: the run's): same context, same disk cache.
+    /// Its models, cache probe actions and release are recorded as steps.
     public func loader(_ context: LoaderContext? = nil) throws -> any LoaderUnderTest {
-        try subject.makeLoader(context ?? self.context)
+        let context = context ?? self.context
+        let label = "loader \(stepLog.nextLoaderNumber())"
+        let loader = try subject.makeLoader(context)
+        step("\(label) created on \(context.cacheDirectory.deletingLastPathComponent().lastPathComponent)"
+             + Self.describe(context))
+        return RecordingLoader(loader, label: label, log: stepLog)
     }
 
     /// Serves `image` at a path of this check's own and returns its source. The response says
@@ -68,20 +79,37 @@ public final class CheckRun {
     public func route(_ name: String, _ route: Route, maxPixelSize: Int? = nil) -> ConformanceSource {
         let path = prefix + "/" + name
         server.setRoute(path, route)
+        let first = route.initialFaults.map { Self.describe($0).isEmpty ? " (none)" : Self.describe($0) }
+        step("server route \(path): \(route.body.count) bytes" + Self.describe(route.faults ?? Faults())
+             + (first.isEmpty ? "" : "; first requests' faults:" + first.joined(separator: ",")))
+        for gate in ([route.faults] + route.initialFaults).compactMap({ $0?.gate }) { watch(gate, path) }
         return ConformanceSource(url: server.url(for: path), maxPixelSize: maxPixelSize)
     }
 
     /// Transport requests the server received for `source`.
     public func requests(_ source: ConformanceSource) -> Int { server.counters.requests(for: source.url.path) }
 
-    /// A model of `loader` for `source`, with a recorder attached.
+    /// A model of `loader` for `source`, with a recorder attached. Every call on the model is
+    /// recorded as a step (a loader from `loader()` already makes recording models).
     public func model(_ loader: any LoaderUnderTest, _ source: ConformanceSource?) -> (any ModelUnderTest, PhaseRecorder) {
-        let model = loader.makeModel(source: source)
+        var model = loader.makeModel(source: source)
+        if !(model is RecordingModel) {
+            let label = "model \(stepLog.nextModelNumber())"
+            step("\(label) created for \(source.map(\.description) ?? "no source") → \(model.phase)")
+            model = RecordingModel(model, label: label, log: stepLog)
+        }
         return (model, PhaseRecorder(model))
     }
 
     /// Gives a broken loader the chance to publish what it must not (see `settleWindow`).
-    public func settle() async { try? await Task.sleep(for: settleWindow) }
+    public func settle() async {
+        step("settle window (\(settleWindow)) waited")
+        try? await Task.sleep(for: settleWindow)
+    }
+
+    /// Records an action of the check that the wrappers cannot see (they record every call on
+    /// a loader or model from `loader()` and `model(_:_:)`, routes and gate openings).
+    public func step(_ action: String) { stepLog.record(action) }
 
     /// Adds a line to the evidence.
     public func note(_ line: String) { notes.append(line) }
@@ -101,4 +129,41 @@ public final class CheckRun {
     public func notApplicable(_ reason: String) throws -> Never { throw CheckNotApplicable(reason: reason) }
 
     var evidence: String { notes.joined(separator: "; ") }
+
+    /// The steps so far, in order.
+    var steps: [String] { stepLog.steps }
+
+    /// Records the gate's openings as steps, once per gate however many routes share it.
+    private func watch(_ gate: Gate, _ path: String) {
+        guard watchedGates[ObjectIdentifier(gate)] == nil else { return }
+        watchedGates[ObjectIdentifier(gate)] = path
+        gate.onOpen { [stepLog] in stepLog.record("gate of \(path) opened") }
+    }
+
+    /// The context's settings that differ from their defaults, as a step states them.
+    private static func describe(_ context: LoaderContext) -> String {
+        var parts: [String] = []
+        if context.maxRetries != 0 { parts.append("maxRetries \(context.maxRetries)") }
+        if context.retryDelay != .zero { parts.append("retryDelay \(context.retryDelay)") }
+        if let limit = context.memoryCostLimit { parts.append("memoryCostLimit \(limit)") }
+        if let limit = context.memoryEntryCostLimit { parts.append("memoryEntryCostLimit \(limit)") }
+        if let limit = context.diskSizeLimit { parts.append("diskSizeLimit \(limit)") }
+        if let limit = context.maxConcurrentFetches { parts.append("maxConcurrentFetches \(limit)") }
+        if let strategy = context.fetchStrategy { parts.append("fetchStrategy \(strategy.rawValue)") }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
+
+    /// The faults a route injects, as a step states them.
+    private static func describe(_ faults: Faults) -> String {
+        var parts: [String] = []
+        if let status = faults.status { parts.append("status \(status)") }
+        if faults.gate != nil { parts.append(faults.stallAfterBytes == nil ? "head held by a gate" : "body held by a gate") }
+        if let bytes = faults.stallAfterBytes { parts.append("stalls after \(bytes) bytes") }
+        if let bytes = faults.closeAfterBytes { parts.append("closes after \(bytes) bytes") }
+        if let rate = faults.bytesPerSecond { parts.append("\(rate) bytes/s") }
+        if let latency = faults.latencyBeforeHead { parts.append("head after \(latency)") }
+        if faults.chunked { parts.append("chunked") }
+        if let type = faults.contentTypeOverride { parts.append("Content-Type \(type)") }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
 }

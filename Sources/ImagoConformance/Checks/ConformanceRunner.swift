@@ -8,10 +8,15 @@ public struct ConformanceRunner: Sendable {
     public var checks: [ConformanceCheck]
     /// See `CheckRun.settleWindow` (default 150 ms).
     public var settleWindow: Duration
+    /// Where results are streamed as the checks run, so a crash keeps everything before it
+    /// (default nil: no log; the report is only what `run` returns). See `ResultLog`.
+    public var resultLog: ResultLog?
 
-    public init(checks: [ConformanceCheck] = ConformanceCheck.all, settleWindow: Duration = .milliseconds(150)) {
+    public init(checks: [ConformanceCheck] = ConformanceCheck.all, settleWindow: Duration = .milliseconds(150),
+                resultLog: ResultLog? = nil) {
         self.checks = checks
         self.settleWindow = settleWindow
+        self.resultLog = resultLog
     }
 
     /// Only the checks whose rule ID is in `rules`, or whose family is (e.g. "SHARE").
@@ -22,6 +27,9 @@ public struct ConformanceRunner: Sendable {
         return copy
     }
 
+    /// Runs every check against `subject`. With a `resultLog`, a subject line, then a start line
+    /// before and a result line after each check, are appended as they happen; a failed append
+    /// (disk full) ends the run with its error.
     @MainActor
     public func run(_ subject: ConformanceSubject) async throws -> SubjectReport {
         let server = try await TestServer.start()
@@ -29,8 +37,19 @@ public struct ConformanceRunner: Sendable {
         let root = FileManager.default.temporaryDirectory
             .appendingPathComponent("imago-conformance-\(UUID().uuidString.prefix(8))")
         var results: [CheckResult] = []
-        for check in checks {
-            results.append(await run(check, subject, server, images, root.appendingPathComponent(check.rule)))
+        do {
+            try resultLog?.append(.subject(subject))
+            for check in checks {
+                try resultLog?.append(.start(subject, check.rule))
+                let started = ContinuousClock.now
+                let result = await run(check, subject, server, images, root.appendingPathComponent(check.rule))
+                try resultLog?.append(.result(subject, result, ContinuousClock.now - started))
+                results.append(result)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: root)
+            try? await server.shutdown()
+            throw error
         }
         try? FileManager.default.removeItem(at: root)
         try await server.shutdown()
@@ -54,13 +73,15 @@ public struct ConformanceRunner: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try await check.body(run)
-            return CheckResult(rule: check.rule, status: .pass, evidence: run.evidence)
+            return CheckResult(rule: check.rule, status: .pass, evidence: run.evidence, steps: run.steps)
         } catch let failed as CheckFailed {
-            return CheckResult(rule: check.rule, status: .fail, evidence: joined(failed.reason, run.evidence))
+            return CheckResult(rule: check.rule, status: .fail, evidence: joined(failed.reason, run.evidence), steps: run.steps)
         } catch let exempt as CheckNotApplicable {
-            return CheckResult(rule: check.rule, status: .notApplicable, evidence: joined(exempt.reason, run.evidence))
+            return CheckResult(rule: check.rule, status: .notApplicable, evidence: joined(exempt.reason, run.evidence),
+                               steps: run.steps)
         } catch {
-            return CheckResult(rule: check.rule, status: .fail, evidence: joined("error: \(error)", run.evidence))
+            return CheckResult(rule: check.rule, status: .fail, evidence: joined("error: \(error)", run.evidence),
+                               steps: run.steps)
         }
     }
 

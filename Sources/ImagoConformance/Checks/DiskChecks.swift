@@ -9,7 +9,7 @@ extension ConformanceCheck {
             let source = run.route("crashed.png", image)
             let written = image.bytes.count / 2
             let before = try run.loader()
-            guard let disk = before.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe") }
+            guard let disk = before.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe: return a DiskCacheProbe from LoaderUnderTest.diskCache, or do not declare .diskCache") }
             try disk.simulateCrashWhileStoring(Data(image.bytes), for: source.url, writtenBytes: written)
             let restarted = try run.loader()
             let (model, recorder) = try await run.loadToEnd(restarted, source, "load after the crash")
@@ -19,8 +19,8 @@ extension ConformanceCheck {
             run.note("after the crash \(recorder.transcript), requests \(run.requests(source)), decodes \(restarted.decodeCount), "
                      + "partial files left \(leftovers.count)")
             try run.expectSuccess(model.phase, image, origin: .network, "load after the crash")
-            try run.expect(restarted.decodeCount == 1, "the partial entry was handed to the decoder")
-            try run.expect(leftovers.isEmpty, "the crash leftover is still on disk")
+            try run.expect(restarted.decodeCount == 1, "the partial entry was handed to the decoder: write to a temporary name and rename it into place when complete")
+            try run.expect(leftovers.isEmpty, "the crash leftover is still on disk: remove the writer's leftovers (e.g. unfinished temporary files) when the cache opens")
         },
         ConformanceCheck("DISK-2", "Hashed names; two concurrent writers of one key leave one complete entry.",
                          requires: .diskCache) { run in
@@ -38,9 +38,9 @@ extension ConformanceCheck {
             let (model, _) = try await run.loadToEnd(reader, source, "read back")
             let names = try DirectoryScan.files(in: run.context.cacheDirectory).map(\.url.lastPathComponent)
             run.note("entries \(reader.diskCache?.entryCount ?? -1), read back \(model.phase), names \(names)")
-            try run.expect(reader.diskCache?.entryCount == 1, "\(reader.diskCache?.entryCount ?? -1) entries for one key")
+            try run.expect(reader.diskCache?.entryCount == 1, "\(reader.diskCache?.entryCount ?? -1) entries for one key, expected 1: give each writer its own temporary file and rename it over the key's name")
             try run.expectSuccess(model.phase, image, origin: .disk, "read back")
-            try run.expect(!names.contains { $0.contains("concurrent") }, "file names are not a hash of the key")
+            try run.expect(!names.contains { $0.contains("concurrent") }, "file names are not a hash of the key: name entries by a hash (e.g. SHA-256) of the key, not by the URL's path")
         },
         ConformanceCheck("DISK-3", "Only complete, validated images are stored.", requires: .diskCache) { run in
             let loader = try run.loader()
@@ -54,15 +54,15 @@ extension ConformanceCheck {
             for source in sources { _ = try await run.loadToEnd(loader, source, source.url.lastPathComponent) }
             let disk = loader.diskCache
             run.note("entries \(disk?.entryCount ?? -1), bytes \(disk?.totalSize ?? -1)")
-            try run.expect(disk?.entryCount == 0, "stored \(disk?.entryCount ?? -1) entries from failed loads")
+            try run.expect(disk?.entryCount == 0, "stored \(disk?.entryCount ?? -1) entries from failed loads: store only 2xx bodies that arrived whole and decoded")
         },
         ConformanceCheck("DISK-4", "The size limit holds after every write.", requires: .diskCache) { run in
             let images = (0..<6).map { run.images.series($0) }
             run.context.diskSizeLimit = images[0].bytes.count * 5 / 2 + 4096
             let loader = try run.loader()
-            guard let disk = loader.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe") }
+            guard let disk = loader.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe: return a DiskCacheProbe from LoaderUnderTest.diskCache, or do not declare .diskCache") }
             let limit = run.context.diskSizeLimit ?? 0
-            try run.expect(disk.sizeLimit == limit, "the cache's limit is \(disk.sizeLimit), asked for \(limit)")
+            try run.expect(disk.sizeLimit == limit, "the cache's limit is \(disk.sizeLimit), asked for \(limit): pass LoaderContext.diskSizeLimit to the disk cache")
             var sizes: [Int] = []
             for (index, image) in images.enumerated() {
                 _ = try await run.loadToEnd(loader, run.route("series-\(index).png", image), "image \(index)")
@@ -70,8 +70,8 @@ extension ConformanceCheck {
                 sizes.append(try DirectoryScan.files(in: run.context.cacheDirectory).reduce(0) { $0 + $1.size })
             }
             run.note("limit \(limit), bytes on disk after each write \(sizes), entries \(disk.entryCount)")
-            try run.expect(sizes.allSatisfy { $0 <= limit }, "over the limit after a write")
-            try run.expect(disk.entryCount >= 2, "the cache kept \(disk.entryCount) entries where 2 fit")
+            try run.expect(sizes.allSatisfy { $0 <= limit }, "over the limit \(limit) after a write (bytes on disk \(sizes)): evict old entries after every write, counting what the directory really holds")
+            try run.expect(disk.entryCount >= 2, "the cache kept \(disk.entryCount) entries where 2 fit: evict only until the total fits")
         },
     ]
 }

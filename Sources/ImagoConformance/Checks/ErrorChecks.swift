@@ -11,7 +11,7 @@ extension ConformanceCheck {
                                                                     faults: Faults(status: status)))
                 let (model, recorder) = try await run.loadToEnd(loader, source, "HTTP \(status)")
                 run.note("\(status): \(recorder.transcript)")
-                try run.expect(model.phase == .failure(.httpStatus(status)), "HTTP \(status) ended \(model.phase)")
+                try run.expect(model.phase == .failure(.httpStatus(status)), "HTTP \(status) ended \(model.phase), expected failure(httpStatus(\(status))): check the status before decoding and map it to httpStatus")
             }
             // The body stalls after 4 bytes: only a loader that judges the head can end now.
             let body = Gate()
@@ -22,12 +22,12 @@ extension ConformanceCheck {
             body.open()
             run.note("404 with its body held: \(stalledRecorder.transcript)")
             try run.expect(decidedAtHead && stalledModel.phase == .failure(.httpStatus(404)),
-                           "a 404 whose body is held did not fail before the body arrived")
+                           "a 404 whose body is held did not fail before the body arrived: decide at the response head (URLSession on Linux: cancel the data task in didReceive response, see the README's recipe)")
             run.note("decodes \(loader.decodeCount), disk entries \(loader.diskCache?.entryCount ?? 0), "
                      + "memory cost \(loader.memoryCache?.totalCost ?? 0)")
-            try run.expect(loader.decodeCount == 0, "an error body was decoded")
-            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "an error body was stored on disk")
-            try run.expect((loader.memoryCache?.totalCost ?? 0) == 0, "something was stored in memory")
+            try run.expect(loader.decodeCount == 0, "an error body was decoded: never hand a non-2xx body to the decoder")
+            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "an error body was stored on disk: store only 2xx bodies that decoded")
+            try run.expect((loader.memoryCache?.totalCost ?? 0) == 0, "something was stored in memory after error responses: cache only decoded successes")
         },
         ConformanceCheck("ERR-2", "An undecodable body fails with a decoding error, an empty one with emptyData.") { run in
             let loader = try run.loader()
@@ -37,9 +37,9 @@ extension ConformanceCheck {
             let (emptyModel, _) = try await run.loadToEnd(loader, empty, "empty body")
             run.note("HTML body \(pageModel.phase), empty body \(emptyModel.phase)")
             guard case .failure(.decoding) = pageModel.phase else {
-                throw CheckFailed(reason: "an HTML body ended \(pageModel.phase), not a decoding failure")
+                throw CheckFailed(reason: "an HTML body ended \(pageModel.phase), not a decoding failure: map the decoder's error to ObservedFailure.decoding")
             }
-            try run.expect(emptyModel.phase == .failure(.emptyData), "an empty body ended \(emptyModel.phase)")
+            try run.expect(emptyModel.phase == .failure(.emptyData), "an empty body ended \(emptyModel.phase), expected failure(emptyData): check for a 2xx without bytes before decoding")
         },
         ConformanceCheck("ERR-3", "A transfer short of its Content-Length is a transport failure; nothing cached.") { run in
             let loader = try run.loader()
@@ -49,10 +49,10 @@ extension ConformanceCheck {
             run.note("\(recorder.transcript), disk entries \(loader.diskCache?.entryCount ?? 0), "
                      + "in memory \(loader.memoryCache?.contains(source) ?? false)")
             guard case .failure(.transport) = model.phase else {
-                throw CheckFailed(reason: "a truncated transfer ended \(model.phase), not a transport failure")
+                throw CheckFailed(reason: "a truncated transfer ended \(model.phase), not a transport failure: fail with ObservedFailure.transport when fewer bytes than Content-Length arrive")
             }
-            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "partial bytes reached the disk cache")
-            try run.expect(loader.memoryCache?.contains(source) != true, "a partial image reached the memory cache")
+            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "partial bytes reached the disk cache: write it only after the whole body arrived and decoded")
+            try run.expect(loader.memoryCache?.contains(source) != true, "a partial image reached the memory cache: insert only complete decodes")
         },
         ConformanceCheck("ERR-4", "No negative caching: the next load() after a failure makes a new request.") { run in
             let loader = try run.loader()
@@ -61,8 +61,8 @@ extension ConformanceCheck {
             let (failed, _) = try await run.loadToEnd(loader, source, "first load (503)")
             let (model, recorder) = try await run.loadToEnd(loader, source, "second load")
             run.note("first \(failed.phase), second \(recorder.transcript), requests \(run.requests(source))")
-            try run.expect(failed.phase.failure != nil, "first load (a 503) ended \(failed.phase)")
-            try run.expect(run.requests(source) == 2, "the failure was cached: \(run.requests(source)) requests")
+            try run.expect(failed.phase.failure != nil, "first load (a 503) ended \(failed.phase), expected a failure: a 5xx must fail (after any retries)")
+            try run.expect(run.requests(source) == 2, "the failure was cached: \(run.requests(source)) requests, expected 2: do not remember failures; the next load() must fetch again")
             try run.expectSuccess(model.phase, run.images.small, origin: .network, "second load")
         },
     ]

@@ -25,7 +25,7 @@ extension ConformanceCheck {
                 outcomes[strategy] = sequences
                 run.note("\(strategy): \(sequences)")
             }
-            try run.expect(outcomes[.data] == outcomes[.file], "the strategies disagree")
+            try run.expect(outcomes[.data] == outcomes[.file], "the strategies disagree: both fetch strategies must end a success, a 404, a truncation and an empty body in the same phases (compare the two lists in the evidence)")
         },
         ConformanceCheck("FETCH-2", "Download-to-file never holds the whole body in memory: it is on disk as it arrives.",
                          requires: .downloadsToFile) { run in
@@ -57,9 +57,9 @@ extension ConformanceCheck {
             }
             let left = try DirectoryScan.files(in: run.context.temporaryDirectory).count + leftPartials.count
             run.note("\(big.bytes.count / 2)+ bytes on disk mid-transfer: \(onDisk); \(model.phase); temporary files left \(left)")
-            try run.expect(onDisk, "the received bytes were not in a file under the temporary or cache directory mid-transfer")
+            try run.expect(onDisk, "the received bytes were not in a file under the temporary or cache directory mid-transfer: write the body to a file in LoaderContext.temporaryDirectory as it arrives, or do not declare .downloadsToFile")
             try run.expectSuccess(model.phase, big, "download")
-            try run.expect(left == 0, "\(left) temporary or partial files left after the download")
+            try run.expect(left == 0, "\(left) temporary or partial files left after the download: move the finished file into the cache or delete it, and delete partial files")
         },
     ]
 

@@ -14,9 +14,9 @@ extension ConformanceCheck {
             run.note("first \(first.phase), files as large as the image \(suspects.map(\.url.lastPathComponent)), "
                      + "after restart \(again.phase), requests \(run.requests(source))")
             try run.expectSuccess(first.phase, image, origin: .network, "first load")
-            try run.expect(suspects.isEmpty, "the no-store image is on disk")
+            try run.expect(suspects.isEmpty, "the no-store image is on disk: never write a Cache-Control: no-store response to the disk cache")
             try run.expectSuccess(again.phase, image, origin: .network, "load after restart")
-            try run.expect(run.requests(source) == 2, "served from a persistent cache without a request")
+            try run.expect(run.requests(source) == 2, "served from a persistent cache without a request: a no-store response must be fetched again next time")
         },
         ConformanceCheck("HTTP-2", "Stored responses are used without a request only while fresh; stale or "
                          + "no-cache ones are revalidated, and a 304 serves the stored bytes.",
@@ -38,10 +38,10 @@ extension ConformanceCheck {
                 try run.expectSuccess(second.phase, image, origin: .disk, "\(name) after restart")
                 try run.expectSuccess(third.phase, image, origin: .disk, "\(name) after another restart")
                 if source == fresh {
-                    try run.expect(requests == 1, "a fresh entry made a request")
+                    try run.expect(requests == 1, "a fresh entry made a request: serve a stored response within its max-age without asking")
                 } else {
-                    try run.expect(requests == 3, "\(name): \(requests) requests for 3 loads; every use must be revalidated")
-                    try run.expect(resent == 0, "\(name): the revalidations re-sent \(resent) body bytes (not answered 304)")
+                    try run.expect(requests == 3, "\(name): \(requests) requests for 3 loads; every use must be revalidated: send a conditional request when stale or no-cache")
+                    try run.expect(resent == 0, "\(name): the revalidations re-sent \(resent) body bytes (not answered 304): send the stored ETag or Last-Modified as validators, and serve the stored bytes on 304")
                 }
             }
         },

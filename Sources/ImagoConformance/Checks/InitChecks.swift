@@ -8,10 +8,10 @@ extension ConformanceCheck {
             let (_, recorder) = run.model(loader, source)
             await run.settle()
             run.note("phases \(recorder.transcript), requests \(run.requests(source)), decodes \(loader.decodeCount)")
-            try run.expect(recorder.phases == [.empty], "published more than empty before load()")
-            try run.expect(run.requests(source) == 0, "requested before load()")
-            try run.expect(loader.decodeCount == 0, "decoded before load()")
-            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "wrote the disk cache before load()")
+            try run.expect(recorder.phases == [.empty], "published more than empty before load(): a new model must not start loading until load() is called")
+            try run.expect(run.requests(source) == 0, "requested before load(): start the fetch in load(), not in the model's or the adapter's initializer")
+            try run.expect(loader.decodeCount == 0, "decoded before load(): no cache lookup or decode may run before load()")
+            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "wrote the disk cache before load(): nothing may be stored before load()")
         },
         ConformanceCheck("INIT-2", "load() without a source fails with missingSource before returning, with no request.") { run in
             let loader = try run.loader()
@@ -21,13 +21,13 @@ extension ConformanceCheck {
             let immediate = model.phase
             await run.settle()
             run.note("phase after load() \(immediate), phases \(recorder.transcript)")
-            try run.expect(run.server.counters.totalRequests == before, "made a request without a source")
+            try run.expect(run.server.counters.totalRequests == before, "made a request without a source: load() with a nil source must not fetch")
             if run.subject.capabilities.contains(.staysEmptyWithoutSource) {
-                try run.expect(recorder.phases.allSatisfy { $0 == .empty }, "declared staysEmptyWithoutSource but did not stay empty")
+                try run.expect(recorder.phases.allSatisfy { $0 == .empty }, "declared staysEmptyWithoutSource but published \(recorder.transcript): with it, load() without a source must publish nothing; drop the capability to publish failure(missingSource) instead")
                 try run.notApplicable("declared staysEmptyWithoutSource (AsyncImage profile); verified it stays empty")
             }
-            try run.expect(immediate == .failure(.missingSource), "phase after load() returned is \(immediate)")
-            try run.expect(recorder.phases == [.empty, .failure(.missingSource)], "published \(recorder.transcript)")
+            try run.expect(immediate == .failure(.missingSource), "phase after load() returned is \(immediate), expected failure(missingSource): publish it inside load() before returning, or, if staying empty is intended (AsyncImage's way), declare .staysEmptyWithoutSource")
+            try run.expect(recorder.phases == [.empty, .failure(.missingSource)], "published \(recorder.transcript), expected empty then failure(missingSource) only (or declare .staysEmptyWithoutSource)")
         },
         ConformanceCheck("INIT-3", "On a miss, load() publishes loading before it returns.") { run in
             let source = run.route("miss.png", run.images.small)
@@ -36,7 +36,7 @@ extension ConformanceCheck {
             let immediate = model.phase
             try await run.expectTerminal(recorder, "load")
             run.note("phase after load() \(immediate), phases \(recorder.transcript)")
-            guard case .loading = immediate else { throw CheckFailed(reason: "phase after load() returned is \(immediate)") }
+            guard case .loading = immediate else { throw CheckFailed(reason: "phase after load() returned is \(immediate), expected loading: on a miss publish loading inside load(), before starting the asynchronous work") }
             try run.expectSuccess(model.phase, run.images.small, origin: .network, "load")
         },
     ]

@@ -9,25 +9,25 @@ extension ConformanceCheck {
             run.context.memoryCostLimit = limit
             run.context.memoryEntryCostLimit = limit
             let loader = try run.loader()
-            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe") }
-            try run.expect(cache.costLimit == limit, "the cache's limit is \(cache.costLimit), asked for \(limit)")
+            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe: return a MemoryCacheProbe from LoaderUnderTest.memoryCache, or do not declare .memoryCache") }
+            try run.expect(cache.costLimit == limit, "the cache's limit is \(cache.costLimit), asked for \(limit): pass LoaderContext.memoryCostLimit to the cache")
             let sources = [run.route("large.png", large), run.route("tiny-1.png", tiny1), run.route("tiny-2.png", tiny2)]
             _ = try await run.loadToEnd(loader, sources[0], "large")
             let costOfLarge = cache.totalCost
             run.note("limit \(limit), cost after the \(large.fingerprint) image \(costOfLarge) (decoded \(large.decodedByteCount))")
             try run.expect(costOfLarge >= large.decodedByteCount && costOfLarge <= large.decodedByteCount + large.fingerprint.height * 64,
-                           "cost \(costOfLarge) is not the decoded size \(large.decodedByteCount)")
+                           "cost \(costOfLarge) is not the decoded size \(large.decodedByteCount): count width × height × 4 bytes per image, not the encoded size or 1")
             _ = try await run.loadToEnd(loader, sources[1], "tiny 1")
             try run.expect(cache.totalCost <= cache.costLimit, "cost \(cache.totalCost) over the limit \(cache.costLimit)")
             let (reread, _) = try await run.loadToEnd(loader, sources[0], "re-read large")
-            try run.expect(reread.phase.origin == .memory, "re-reading the large image was not a memory hit")
+            try run.expect(reread.phase.origin == .memory, "re-reading the large image was not a memory hit: it fits the limit, so it must still be held and served as success(memory) inside load()")
             _ = try await run.loadToEnd(loader, sources[2], "tiny 2")
             let kept = sources.map { cache.contains($0) }
             run.note("after tiny 2: cost \(cache.totalCost), holds large/tiny1/tiny2 = \(kept)")
             try run.expect(cache.totalCost <= cache.costLimit, "cost \(cache.totalCost) over the limit \(cache.costLimit)")
             try run.expect(kept == [true, false, true],
-                           "evicted \(kept[0] ? "" : "the recently read large image ")\(kept[1] ? "" : "tiny 1 ")"
-                           + "instead of only the least recently used (tiny 1)")
+                           "after tiny 2 the cache holds large/tiny1/tiny2 = \(kept), expected [true, false, true]: a memory hit must refresh recency, "
+                           + "and an insert must evict least recently used entries (here only tiny 1) just until the total fits")
         },
         ConformanceCheck("MEM-2", "An image over the per-entry limit is not inserted, evicts nothing, still succeeds.",
                          requires: .memoryCache) { run in
@@ -35,7 +35,7 @@ extension ConformanceCheck {
             run.context.memoryCostLimit = large.decodedByteCount * 4
             run.context.memoryEntryCostLimit = large.decodedByteCount / 2
             let loader = try run.loader()
-            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe") }
+            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe: return a MemoryCacheProbe from LoaderUnderTest.memoryCache, or do not declare .memoryCache") }
             let small = run.route("tiny.png", tiny)
             let oversized = run.route("large.png", large)
             _ = try await run.loadToEnd(loader, small, "tiny")
@@ -43,8 +43,8 @@ extension ConformanceCheck {
             let (model, _) = try await run.loadToEnd(loader, oversized, "oversized")
             run.note("cost before \(costBefore), after \(cache.totalCost); oversized \(model.phase)")
             try run.expectSuccess(model.phase, large, "oversized load")
-            try run.expect(!cache.contains(oversized), "the oversized image was inserted")
-            try run.expect(cache.contains(small) && cache.totalCost == costBefore, "the oversized insert evicted something")
+            try run.expect(!cache.contains(oversized), "the oversized image was inserted: refuse images over LoaderContext.memoryEntryCostLimit")
+            try run.expect(cache.contains(small) && cache.totalCost == costBefore, "the oversized insert evicted something: check the per-entry limit before evicting, so a refused image evicts nothing")
         },
         ConformanceCheck("MEM-3", "Trimming drops the least recently used first and leaves the cache consistent.",
                          requires: .memoryCache) { run in
@@ -52,7 +52,7 @@ extension ConformanceCheck {
             run.context.memoryCostLimit = (large.decodedByteCount + tiny1.decodedByteCount + tiny2.decodedByteCount) * 2
             run.context.memoryEntryCostLimit = large.decodedByteCount * 2
             let loader = try run.loader()
-            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe") }
+            guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe: return a MemoryCacheProbe from LoaderUnderTest.memoryCache, or do not declare .memoryCache") }
             let sources = [run.route("large.png", large), run.route("tiny-1.png", tiny1), run.route("tiny-2.png", tiny2)]
             for source in sources { _ = try await run.loadToEnd(loader, source, source.url.lastPathComponent) }
             _ = try await run.loadToEnd(loader, sources[0], "re-read large")
@@ -60,10 +60,10 @@ extension ConformanceCheck {
             cache.trim(toCost: target)
             let kept = sources.map { cache.contains($0) }
             run.note("trimmed to \(target): cost \(cache.totalCost), holds large/tiny1/tiny2 = \(kept)")
-            try run.expect(cache.totalCost <= target, "cost \(cache.totalCost) above the trim target \(target)")
-            try run.expect(kept == [true, false, false], "trimming did not drop the least recently used first")
+            try run.expect(cache.totalCost <= target, "cost \(cache.totalCost) above the trim target \(target): trim(toCost:) must drop entries until the total is at most the target")
+            try run.expect(kept == [true, false, false], "after trim(toCost: \(target)) the cache holds large/tiny1/tiny2 = \(kept), expected [true, false, false]: trimming must drop the least recently used (tiny 1, then tiny 2) and stop once the total fits, keeping the recently read large image")
             let (again, _) = try await run.loadToEnd(loader, sources[0], "large after the trim")
-            try run.expect(again.phase.origin == .memory, "a kept entry is no longer served: \(again.phase)")
+            try run.expect(again.phase.origin == .memory, "a kept entry is no longer served: \(again.phase); after a trim the remaining entries must still be memory hits (keep the index and the storage consistent)")
         },
     ]
 }

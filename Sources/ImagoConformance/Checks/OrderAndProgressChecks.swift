@@ -14,9 +14,9 @@ extension ConformanceCheck {
                 await run.settle()
                 run.note("\(source.url.lastPathComponent): \(recorder.count) phases, \(recorder.offMainCount) off the main thread")
                 offMain += recorder.offMainCount
-                try run.expect(recorder.phases.last?.isTerminal == true, "published after the terminal phase: \(recorder.transcript)")
+                try run.expect(recorder.phases.last?.isTerminal == true, "published after the terminal phase: \(recorder.transcript); nothing may follow success or failure (a late progress callback?)")
             }
-            try run.expect(offMain == 0, "\(offMain) publications off the main actor")
+            try run.expect(offMain == 0, "\(offMain) publications off the main actor: publish every phase on the main actor (a @MainActor model, or MainActor.run around each publication)")
         },
         ConformanceCheck("ORDER-2", "A late observer first receives the current phase.") { run in
             let (gate, _, models) = try await run.startHeldLoad("late.png", run.images.small, loader: try run.loader())
@@ -29,8 +29,8 @@ extension ConformanceCheck {
             let terminalFirst = await afterEnd.waitUntil { !$0.isEmpty }
             run.note("observer while loading got \(whileLoading.phases.first?.description ?? "nothing") first; "
                      + "after the end \(afterEnd.phases.first?.description ?? "nothing")")
-            try run.expect(loadingFirst && whileLoading.phases.first?.name == "loading", "a late observer missed loading")
-            try run.expect(terminalFirst && afterEnd.phases.first == model.phase, "a late observer missed the terminal phase")
+            try run.expect(loadingFirst && whileLoading.phases.first?.name == "loading", "a late observer missed loading: observe(_:) must call the observer with the current phase at once, then with every later one")
+            try run.expect(terminalFirst && afterEnd.phases.first == model.phase, "a late observer missed the terminal phase: observe(_:) must call the observer with the current phase at once, then with every later one")
         },
     ]
 
@@ -48,12 +48,12 @@ extension ConformanceCheck {
                     return nil
                 }
                 run.note("\(source.url.lastPathComponent): \(reports.count) reports, last \(reports.last.map { "\($0.0)/\($0.1.map(String.init) ?? "?")" } ?? "none")")
-                try run.expect(reports.count >= 2, "\(source.url.lastPathComponent): fewer than 2 progress reports for a throttled body")
+                try run.expect(reports.count >= 2, "\(source.url.lastPathComponent): fewer than 2 progress reports for a throttled body: publish loading(received:expected:) as bytes arrive, or do not declare .progress")
                 let received = reports.map(\.0)
-                try run.expect(received == received.sorted(), "completed bytes decreased: \(received)")
+                try run.expect(received == received.sorted(), "completed bytes decreased: \(received); report the bytes received so far in this attempt, never reset them")
                 for (done, expected) in reports {
-                    try run.expect(expected == total, "total reported as \(expected.map(String.init) ?? "unknown"), is \(total.map(String.init) ?? "unknown")")
-                    if let expected { try run.expect(done <= expected, "\(done) of \(expected) bytes") }
+                    try run.expect(expected == total, "total reported as \(expected.map(String.init) ?? "unknown"), is \(total.map(String.init) ?? "unknown"): report the Content-Length, nil when there is none (chunked)")
+                    if let expected { try run.expect(done <= expected, "\(done) of \(expected) bytes: received must never exceed the total") }
                 }
             }
         },

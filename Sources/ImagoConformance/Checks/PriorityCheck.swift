@@ -10,7 +10,7 @@ extension ConformanceCheck {
         run.context.maxConcurrentFetches = 1
         let loader = try run.loader()
         guard loader.queuedFetchCount != nil else {
-            throw CheckFailed(reason: "declares .priorities but reports no queuedFetchCount")
+            throw CheckFailed(reason: "declares .priorities but reports no queuedFetchCount: return the number of loads waiting for a network slot, or do not declare .priorities")
         }
         let hold = Gate()
         let holding = run.model(loader, run.route("hold.png", run.images.small, faults: Faults(gate: hold)))
@@ -23,7 +23,7 @@ extension ConformanceCheck {
             entry.0.load()
             everyone.append(entry)
             let queued = await waitUntil { loader.queuedFetchCount == expectQueued }
-            try run.expect(queued, "\(name) never queued (queued \(loader.queuedFetchCount ?? -1), expected \(expectQueued))")
+            try run.expect(queued, "\(name) never queued (queued \(loader.queuedFetchCount ?? -1), expected \(expectQueued)): honour LoaderContext.maxConcurrentFetches (1 here) and count the waiting loads in queuedFetchCount")
             return entry.0
         }
         let raised = try await queue("raised.png", run.images.tiny1, priority: 0, expectQueued: 1)
@@ -49,8 +49,8 @@ extension ConformanceCheck {
             guard let a = order.firstIndex(of: first), let b = order.firstIndex(of: second) else { return false }
             return a < b
         }
-        try run.expect(before("raised.png", "normal-1.png"), "a raised priority did not count")
-        try run.expect(before("normal-2.png", "lowered.png"), "a lowered priority did not count")
-        try run.expect(before("normal-3.png", "left.png"), "the departed subscriber's priority still counted")
+        try run.expect(before("raised.png", "normal-1.png"), "a raised priority did not count: setPriority(_:) on a waiting load must move its work up the queue")
+        try run.expect(before("normal-2.png", "lowered.png"), "a lowered priority did not count: setPriority(_:) on a waiting load must move its work down the queue")
+        try run.expect(before("normal-3.png", "left.png"), "the departed subscriber's priority still counted: recompute shared work's priority from its live subscribers when one cancels")
     }
 }

@@ -20,11 +20,11 @@ extension ConformanceCheck {
                 let (model, _) = try await run.loadToEnd(loader, source, name)
                 run.note("\(name): \(model.phase), \(run.requests(source)) requests")
                 try run.expect(run.requests(source) == expectedRequests,
-                               "\(name): \(run.requests(source)) requests, expected \(expectedRequests)")
+                               "\(name): \(run.requests(source)) requests, expected \(expectedRequests): retry only transient failures (5xx, 408, 429, connection errors, truncation), at most LoaderContext.maxRetries (2 here) times")
                 if let expectedPhase {
-                    try run.expect(model.phase == expectedPhase, "\(name) ended \(model.phase)")
+                    try run.expect(model.phase == expectedPhase, "\(name) ended \(model.phase), expected \(expectedPhase): after the last try publish that try's failure")
                 } else if name.hasPrefix("not-") {
-                    guard case .failure(.decoding) = model.phase else { throw CheckFailed(reason: "\(name) ended \(model.phase)") }
+                    guard case .failure(.decoding) = model.phase else { throw CheckFailed(reason: "\(name) ended \(model.phase), expected a decoding failure, never retried") }
                 } else {
                     try run.expectSuccess(model.phase, image, "\(name)")
                 }
@@ -38,7 +38,7 @@ extension ConformanceCheck {
             let (model, recorder) = try await run.loadToEnd(try run.loader(), flaky, "retried load")
             await run.settle()
             run.note("retried load \(recorder.transcript), \(run.requests(flaky)) requests")
-            try run.expect(recorder.phases.filter(\.isTerminal).count == 1, "more than one terminal phase")
+            try run.expect(recorder.phases.filter(\.isTerminal).count == 1, "more than one terminal phase: retries must be invisible; stay loading between tries and publish only the last try's outcome")
             try run.expectSuccess(model.phase, image, "retried load")
             guard run.subject.capabilities.contains(.injectableClock) else {
                 run.note("cancel during back-off not checked: no injectableClock")
@@ -51,14 +51,14 @@ extension ConformanceCheck {
             let sleepersBefore = clock.sleeperCount
             backingOff.load()
             let inBackOff = await waitUntil { clock.sleeperCount > sleepersBefore }
-            try run.expect(inBackOff, "never waited on the injected clock after a 503")
+            try run.expect(inBackOff, "never waited on the injected clock after a 503: with .injectableClock the back-off must sleep on LoaderContext.clock")
             backingOff.cancel()
             clock.advance(by: .seconds(600))
             _ = await waitUntil(timeout: .seconds(5)) { clock.sleeperCount == sleepersBefore }
             await run.settle()
             run.note("cancel in back-off: \(backingOffRecorder.transcript), \(run.requests(down)) requests")
-            try run.expect(run.requests(down) == 1, "retried after a cancel during back-off")
-            try run.expect(!backingOffRecorder.phases.contains { $0.failure != nil }, "published a failure for the cancel")
+            try run.expect(run.requests(down) == 1, "retried after a cancel during back-off: cancel() must end the back-off sleep and the retry loop")
+            try run.expect(!backingOffRecorder.phases.contains { $0.failure != nil }, "published a failure for the cancel: a cancel during back-off ends in empty, never in failure")
         },
         ConformanceCheck("RETRY-3", "retry() after a failure is a new attempt with a new request.") { run in
             let source = run.route("once.png", Route(body: run.images.small.bytes).failFirst(1, with: Faults(status: 404)))
@@ -67,8 +67,8 @@ extension ConformanceCheck {
             let immediate = model.phase
             try await run.expectTerminal(recorder, count: 2, "retry")
             run.note("\(recorder.transcript), \(run.requests(source)) requests")
-            guard case .loading = immediate else { throw CheckFailed(reason: "phase after retry() is \(immediate)") }
-            try run.expect(run.requests(source) == 2, "retry() made \(run.requests(source) - 1) requests")
+            guard case .loading = immediate else { throw CheckFailed(reason: "phase after retry() is \(immediate), expected loading: retry() after a failure must start a new attempt and publish loading before returning") }
+            try run.expect(run.requests(source) == 2, "retry() made \(run.requests(source) - 1) requests, expected 1: retry() must fetch again, not replay the failure")
             try run.expectSuccess(model.phase, run.images.small, origin: .network, "retry")
         },
     ]

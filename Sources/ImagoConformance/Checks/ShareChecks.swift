@@ -18,9 +18,9 @@ extension ConformanceCheck {
             model.load()
             await run.settle()
             run.note("same key: \(recorder.transcript), requests \(run.requests(a)), decodes \(loader.decodeCount)")
-            try run.expect(run.requests(a) == 1, "\(run.requests(a)) requests for one key")
-            try run.expect(loader.decodeCount == decodes, "a load() after success decoded again")
-            try run.expect(!recorder.phases.contains { $0.failure != nil }, "a repeated load() published a failure")
+            try run.expect(run.requests(a) == 1, "\(run.requests(a)) requests for one key: load() while the same source loads or shows its image must do nothing")
+            try run.expect(loader.decodeCount == decodes, "a load() after success decoded again: load() on a model that shows its image must not start a new attempt")
+            try run.expect(!recorder.phases.contains { $0.failure != nil }, "a repeated load() published a failure: ignore load() while loading; never fail it")
 
             let holdA = Gate()
             let slowA = run.route("slow-a.png", run.images.small, faults: Faults(gate: holdA))
@@ -33,7 +33,7 @@ extension ConformanceCheck {
             let sawB = await switchingRecorder.waitUntil { $0.last?.image == run.images.other.fingerprint }
             holdA.open()
             run.note("other key: \(switchingRecorder.transcript), requests for b \(run.requests(b))")
-            try run.expect(sawB && run.requests(b) == 1, "load() of another key while one loads was ignored")
+            try run.expect(sawB && run.requests(b) == 1, "load() of another key while one loads was ignored: a guard against repeated load() must compare the source, not only whether something loads")
         },
         ConformanceCheck("SHARE-2", "N concurrent loads of one key: one request, one decode, identical pixels.") { run in
             let loader = try run.loader()
@@ -42,8 +42,8 @@ extension ConformanceCheck {
             for (_, recorder) in models { try await run.expectTerminal(recorder, "shared load") }
             run.note("requests \(run.requests(source)), decodes \(loader.decodeCount), phases \(models.map { $0.0.phase.description })")
             for (model, _) in models { try run.expectSuccess(model.phase, run.images.small, "shared load") }
-            try run.expect(run.requests(source) == 1, "\(run.requests(source)) requests for 5 concurrent loads")
-            try run.expect(loader.decodeCount == 1, "\(loader.decodeCount) decodes for 5 concurrent loads")
+            try run.expect(run.requests(source) == 1, "\(run.requests(source)) requests for 5 concurrent loads: coalesce in-flight loads by key (one shared task per key, with a subscriber count)")
+            try run.expect(loader.decodeCount == 1, "\(loader.decodeCount) decodes for 5 concurrent loads: decode once per key and share the result among its subscribers")
         },
         ConformanceCheck("SHARE-3", "Cancelling some subscribers keeps the fetch; cancelling all cancels it.") { run in
             let loader = try run.loader()
@@ -68,7 +68,7 @@ extension ConformanceCheck {
             }) != nil
             stall.open()
             run.note("all cancelled: connection closed by client \(closed)")
-            try run.expect(closed, "cancelling every subscriber did not cancel the transport request")
+            try run.expect(closed, "cancelling every subscriber did not cancel the transport request: when the last subscriber leaves, cancel the URLSession or HTTP task itself, not only the Swift task awaiting it")
         },
         ConformanceCheck("SHARE-4", "Joining right after everyone cancelled gets a success.") { run in
             let loader = try run.loader()

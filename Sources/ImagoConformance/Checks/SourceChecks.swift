@@ -18,8 +18,8 @@ extension ConformanceCheck {
             await run.waitForAbandonedTransfer(a, loader: loader, closedBefore: closedBefore, decodesBefore: decodesBefore)
             run.note("phases \(recorder.transcript)")
             let afterChange = recorder.phases(from: changedAt)
-            try run.expect(!afterChange.contains { $0.image == run.images.small.fingerprint }, "published A's image after the change")
-            try run.expect(!afterChange.contains { $0.failure != nil }, "published a failure after the change")
+            try run.expect(!afterChange.contains { $0.image == run.images.small.fingerprint }, "published A's image after the change: setSource(_:) must cancel A's attempt, or its result must be dropped when the source changed")
+            try run.expect(!afterChange.contains { $0.failure != nil }, "published a failure after the change: the cancel of A by a source change must not surface as a failure")
             try run.expectSuccess(model.phase, run.images.other, "final phase")
         },
         ConformanceCheck("SOURCE-2", "While B loads, A's image is never a success.") { run in
@@ -31,15 +31,19 @@ extension ConformanceCheck {
             try await run.expectTerminal(recorder, "load a")
             let changedAt = recorder.count
             model.setSource(b)
+            let phaseAfterChange = model.phase
+            try run.expect(phaseAfterChange.image != run.images.small.fingerprint,
+                           "after setSource(B) the phase is still A's \(phaseAfterChange): the model shows A as B's success "
+                           + "until B loads; publish empty on a source change (A's image may only be loading(previous:))")
             model.load()
             let whileLoading = model.phase
             try await gate.waitUntilHeld()
             gate.open()
             try await run.expectTerminal(recorder, count: 2, "load b")
             run.note("phases \(recorder.transcript)")
-            try run.expect(!whileLoading.isTerminal, "phase while B loads is \(whileLoading)")
+            try run.expect(!whileLoading.isTerminal, "phase while B loads is \(whileLoading), expected loading: load() of B must publish loading (A's image may appear only as loading(previous:))")
             let afterChange = recorder.phases(from: changedAt)
-            try run.expect(!afterChange.contains { $0.image == run.images.small.fingerprint }, "A's image published as a success for B")
+            try run.expect(!afterChange.contains { $0.image == run.images.small.fingerprint }, "A's image published as a success for B: show it only as loading(previous:), and key results by source")
             try run.expectSuccess(model.phase, run.images.other, "final phase")
         },
         ConformanceCheck("SOURCE-3", "Keys cover the target size: memory cache, disk cache and coalescing.",
@@ -64,10 +68,10 @@ extension ConformanceCheck {
             try run.expectSuccess(fullModel.phase, run.images.large, "full-size load")
             try run.expectSuccess(fullAgain.phase, run.images.large, "second full-size load")
             guard case .success(_, let small) = thumbModel.phase, case .success(_, let smallAgain) = again.phase else {
-                throw CheckFailed(reason: "thumbnail loads did not succeed")
+                throw CheckFailed(reason: "thumbnail loads did not succeed: decode with ConformanceSource.maxPixelSize as the longest side")
             }
-            try run.expect(max(small.width, small.height) <= 24, "thumbnail is \(small), the full-size image answered it")
-            try run.expect(smallAgain == small, "second thumbnail load got \(smallAgain)")
+            try run.expect(max(small.width, small.height) <= 24, "thumbnail is \(small), the full-size image answered it: include the target size in the memory cache's and the coalescing's keys")
+            try run.expect(smallAgain == small, "second thumbnail load got \(smallAgain), expected \(small): the memory cache key must include the target size")
         },
     ]
 }

@@ -2,11 +2,35 @@ import Foundation
 
 /// The rule × subject matrix, rendered as Markdown, CSV or the JSON contract:
 /// `{"subjects":[{"name":…,"kind":"imago"|"mutant"|"other","expectedToFail":[…],
-/// "results":[{"rule":…,"status":"pass"|"fail"|"n/a","evidence":…}]}]}`.
+/// "results":[{"rule":…,"status":"pass"|"fail"|"n/a"|"crashed","evidence":…,"steps":[…]}]}],
+/// "runs":N,"flips":[{"subject":…,"rule":…,"counts":{"pass":17,"fail":3}}]}`.
 public struct ConformanceReport: Sendable, Codable, Equatable {
     public var subjects: [SubjectReport]
+    /// How many times the subjects were run (default 1). With more than one run (see
+    /// `RepeatedConformanceRun`) each result is the first failing one of its (subject, rule)
+    /// across the runs, or the first one when none failed.
+    public var runs: Int
+    /// The (subject, rule) pairs whose verdict differed between runs (default empty).
+    public var flips: [VerdictFlip]
 
-    public init(subjects: [SubjectReport]) { self.subjects = subjects }
+    public init(subjects: [SubjectReport], runs: Int = 1, flips: [VerdictFlip] = []) {
+        self.subjects = subjects
+        self.runs = runs
+        self.flips = flips
+    }
+
+    private enum CodingKeys: String, CodingKey { case subjects, runs, flips }
+
+    /// Reads reports written before `runs` and `flips` existed (one run, no flips).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        subjects = try container.decode([SubjectReport].self, forKey: .subjects)
+        runs = try container.decodeIfPresent(Int.self, forKey: .runs) ?? 1
+        flips = try container.decodeIfPresent([VerdictFlip].self, forKey: .flips) ?? []
+    }
+
+    /// True when every subject failed exactly its expected rules and no verdict flipped.
+    public var meetsExpectation: Bool { flips.isEmpty && subjects.allSatisfy(\.meetsExpectation) }
 
     public func json() throws -> String {
         let encoder = JSONEncoder()
@@ -24,39 +48,6 @@ public struct ConformanceReport: Sendable, Codable, Equatable {
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    public func markdown() -> String {
-        let rules = subjects.first?.results.map(\.rule) ?? []
-        var text = "# Conformance matrix\n\n"
-        text += "Rules from Docs/phase-rules.md × subjects. `pass`, `FAIL`, `n/a` (a capability the subject "
-        text += "does not declare); a mutant's expected failures are marked `caught`.\n\n"
-        text += "| subject | kind | verdict | " + rules.joined(separator: " | ") + " |\n"
-        text += "|---|---|---|" + String(repeating: "---|", count: rules.count) + "\n"
-        for subject in subjects {
-            let verdict = subject.kind == .mutant
-                ? (subject.meetsExpectation ? "caught as expected" : "NOT AS EXPECTED")
-                : (subject.failedRules.isEmpty ? "conforms" : "FAILS")
-            let cells = subject.results.map { result -> String in
-                switch result.status {
-                case .pass: "pass"
-                case .notApplicable: "n/a"
-                case .fail: subject.expectedToFail.contains(result.rule) ? "caught" : "FAIL"
-                }
-            }
-            text += "| \(subject.name) | \(subject.kind.rawValue) | \(verdict) | " + cells.joined(separator: " | ") + " |\n"
-        }
-        text += "\n## Evidence of failures and exemptions\n\n"
-        for subject in subjects {
-            let notable = subject.results.filter { $0.status != .pass }
-            guard !notable.isEmpty else { continue }
-            text += "### \(subject.name)\n\n"
-            for result in notable {
-                text += "- **\(result.rule)** \(result.status.rawValue): \(result.evidence.replacingOccurrences(of: "|", with: "\\|"))\n"
-            }
-            text += "\n"
-        }
-        return text
     }
 
     static func csvField(_ value: String) -> String {

@@ -13,8 +13,8 @@ public struct SubjectReport: Sendable, Codable, Equatable {
         self.results = results
     }
 
-    /// Rules that failed, in report order.
-    public var failedRules: [String] { results.filter { $0.status == .fail }.map(\.rule) }
+    /// Rules that failed or crashed, in report order.
+    public var failedRules: [String] { results.filter(\.status.isFailing).map(\.rule) }
 
     /// True when exactly the expected rules failed: every rule passes (or does not apply) for a
     /// conforming loader, and a mutant is caught by its expected rules and no others.

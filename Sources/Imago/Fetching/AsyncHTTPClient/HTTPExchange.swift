@@ -36,6 +36,11 @@ struct HTTPExchange: Sendable {
         // A refused head throws here and `response` goes out of scope unread: dropping an
         // unconsumed AsyncHTTPClient body cancels the request, which closes the connection
         // rather than reading the body to reuse it.
+        #if IMAGO_MUTANTS
+        if Mutation.on(.errStatusAfterBody), !(200...299).contains(Int(response.status.code)), response.status.code != 304 {
+            do { for try await _ in response.body {} } catch {}   // the error page, read to its end first
+        }
+        #endif
         switch try ResponseHeadJudge.judge(response, maxResponseSize: request.maxResponseSize) {
         case .notModified(let head):
             return FetchResult(head: head, body: .notModified, receivedBytes: 0, finalURL: finalURL, redirects: redirects)
@@ -64,9 +69,21 @@ struct HTTPExchange: Sendable {
                 watchdog.activity.touch()
                 received += chunk.readableBytes
                 try store(chunk, decoder, sink)
+                #if IMAGO_MUTANTS
+                let reported = Mutation.on(.progressCountsChunksTwice) ? 2 * received - offset : received
+                progress(FetchProgress(received: reported, expected: expected))
+                #else
                 progress(FetchProgress(received: received, expected: expected))
+                #endif
             }
+            #if IMAGO_MUTANTS
+            let judged = Mutation.on(.httpJudgesDecodedLength) ? sink.stored : received
+            if let expected, judged < expected, !Mutation.on(.errTruncationEndsBody) {
+                throw FetchError.truncated(expected: expected, received: judged)
+            }
+            #else
             if let expected, received < expected { throw FetchError.truncated(expected: expected, received: received) }
+            #endif
             try decoder?.finish { piece throws(FetchError) in try sink.append(piece) }
             if sink.stored == 0 { throw FetchError.emptyData }
             return (try sink.finish(), received - offset, offset)
@@ -81,6 +98,9 @@ struct HTTPExchange: Sendable {
         do {
             return try await chunks.next()
         } catch {
+            #if IMAGO_MUTANTS
+            if Mutation.on(.errTruncationEndsBody) { return nil }
+            #endif
             throw FetchErrorMapping.midBody(error, expected: expected, received: received)
         }
     }

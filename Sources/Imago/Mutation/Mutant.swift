@@ -1,0 +1,53 @@
+#if IMAGO_MUTANTS
+/// The planted bugs of `make mutants`: each one a mistake a real loader makes, put in Imago's
+/// own code at the place it would be made, and switched on one at a time (`Mutation`). The
+/// conformance suite must catch each by the rule it breaks, in every run (Reports/mutants.md).
+/// What each bug is, and the rule it must be caught by, is in `PipelineMutants.all`
+/// (ImagoConformanceSubjects); the cases follow the rule families.
+public enum Mutant: String, CaseIterable, Sendable {
+    case initEagerLoad = "init-eager-load"
+    case initSilentWithoutSource = "init-silent-without-source"
+    case initLoadingDeferred = "init-loading-deferred"
+    case transDuplicateSuccess = "trans-duplicate-success"
+    case transHitAfterFailureSkipsLoading = "trans-hit-after-failure-skips-loading"
+    case transCancelOnlyResetsPhase = "trans-cancel-only-resets-phase"
+    case transCancelIsFailure = "trans-cancel-is-failure"
+    case transCancelKeepsTask = "trans-cancel-keeps-task"
+    case cacheHitPublishesLoading = "cache-hit-publishes-loading"
+    case cacheSkipsDiskLookup = "cache-skips-disk-lookup"
+    case cacheHitKeepsFirstOrigin = "cache-hit-keeps-first-origin"
+    case cacheCorruptEntryFails = "cache-corrupt-entry-fails"
+    case sourceChangeKeepsOldLoad = "source-change-keeps-old-load"
+    case sourceChangeKeepsOldSuccess = "source-change-keeps-old-success"
+    case sourceKeyIgnoresSize = "source-key-ignores-size"
+    case shareReloadsSameKey = "share-reloads-same-key"
+    case shareNoCoalescing = "share-no-coalescing"
+    case shareCancelOnFirstLeave = "share-cancel-on-first-leave"
+    case shareRejoinsTornDownWork = "share-rejoins-torn-down-work"
+    case shareLeaverKeepsPriority = "share-leaver-keeps-priority"
+    case errStatusAfterBody = "err-status-after-body"
+    case errNonImageIsTransportError = "err-non-image-is-transport-error"
+    case errTruncationEndsBody = "err-truncation-ends-body"
+    case errRemembersFailedURLs = "err-remembers-failed-urls"
+    case retryClientErrors = "retry-client-errors"
+    case retryBackOffOnWallClock = "retry-back-off-on-wall-clock"
+    case retryNeedsActiveAttempt = "retry-needs-active-attempt"
+    case orderProgressAfterSuccess = "order-progress-after-success"
+    case orderStreamSkipsCurrent = "order-stream-skips-current"
+    case progressCountsChunksTwice = "progress-counts-chunks-twice"
+    case memInsertSkipsEviction = "mem-insert-skips-eviction"
+    case memEvictsBeforeRefusing = "mem-evicts-before-refusing"
+    case memTrimsNewestFirst = "mem-trims-newest-first"
+    case memPressureOnlyCounted = "mem-pressure-only-counted"
+    case memPipelinesRegistered = "mem-pipelines-registered"
+    case diskSweepKeepsTemporaries = "disk-sweep-keeps-temporaries"
+    case diskSharedTemporaryName = "disk-shared-temporary-name"
+    case diskStoresBeforeValidating = "disk-stores-before-validating"
+    case diskEvictsOnlyInSweep = "disk-evicts-only-in-sweep"
+    case fetchCachedDownloadIsDiskHit = "fetch-cached-download-is-disk-hit"
+    case fetchFileAlsoBuffersBody = "fetch-file-also-buffers-body"
+    case httpStoresNoStore = "http-stores-no-store"
+    case httpStaleServedFresh = "http-stale-served-fresh"
+    case httpJudgesDecodedLength = "http-judges-decoded-length"
+}
+#endif

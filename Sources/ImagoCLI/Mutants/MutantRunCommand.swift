@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ImagoConformance
+import ImagoConformanceSubjects
+#if IMAGO_MUTANTS
+import Imago
+#endif
+
+/// `imago mutant-run` (hidden): one child of `imago mutants`. Switches one planted bug on for
+/// this process, runs every check once on each subject, then the bug's own rule `runs - 1` more
+/// times, and prints a `MutantRunResult` as JSON. A process per bug, so a bug that crashes or
+/// hangs the loader costs only its own row.
+struct MutantRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mutant-run", abstract: "Run the suite against one planted bug (used by `imago mutants`).",
+        shouldDisplay: false)
+
+    @Option(help: "The planted bug to switch on (omit for the control run).")
+    var mutant: String?
+
+    @Option(name: .customLong("subject"), help: "Imago configuration to run against (repeatable).")
+    var subjects: [String] = []
+
+    @Option(help: "Runs of the bug's rule, the first of them with every other rule too.")
+    var runs = 20
+
+    @MainActor
+    func run() async throws {
+        #if IMAGO_MUTANTS
+        let planted: PipelineMutant?
+        if let mutant {
+            guard let found = PipelineMutants.all.first(where: { $0.name == mutant }) else {
+                throw ValidationError("unknown mutant \(mutant)")
+            }
+            planted = found
+        } else {
+            planted = nil
+        }
+        Mutation.activate(planted?.mutant)
+        var outcomes: [MutantRunResult.SubjectOutcome] = []
+        for name in subjects {
+            guard let subject = ImagoSubjects.all.first(where: { $0.name == name }) else {
+                throw ValidationError("unknown subject \(name)")
+            }
+            let first = try await ConformanceRunner().run(subject)
+            var caught = 0
+            var evidence: String?
+            func tally(_ report: SubjectReport) {
+                guard let rule = planted?.rule, let result = report.result(for: rule) else { return }
+                if evidence == nil || result.status == .fail && caught == 0 { evidence = result.evidence }
+                if result.status == .fail { caught += 1 }
+            }
+            tally(first)
+            if let rule = planted?.rule {
+                for _ in 1..<max(runs, 1) { tally(try await ConformanceRunner().only([rule]).run(subject)) }
+            }
+            outcomes.append(.init(subject: name, firstRunFailures: first.failedRules, caught: caught, evidence: evidence))
+        }
+        let result = MutantRunResult(mutant: planted?.name, rule: planted?.rule, runs: planted == nil ? 1 : max(runs, 1),
+                                     subjects: outcomes)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+        #else
+        throw MutantsCommand.notBuilt()
+        #endif
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import ImagoBench
+import ImagoConformanceSubjects
+
+/// `imago mutants`: mutation testing of Imago's own pipeline. Each planted bug (Sources/Imago,
+/// compiled only with the `Mutants` package trait: `make mutants`) is switched on in a child
+/// process of its own, which runs every check once and the bug's rule `--repeat` times; a control
+/// child runs every check with no bug. Writes the mutant × rule report (Reports/mutants.md).
+/// Exit status: 0 when every bug is caught by its rule in every run on every subject and the
+/// control passes; 1 otherwise; 64 in a build without the trait, or on bad usage.
+struct MutantsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mutants",
+        abstract: "Mutation-test Imago's pipeline with the conformance suite (needs `make mutants`' build).")
+
+    @Option(name: .customLong("repeat"), help: "Runs of each bug's rule (default 20).")
+    var runs = 20
+
+    @Option(name: .customLong("only"), help: "Only this planted bug (repeatable; default: all).")
+    var only: [String] = []
+
+    @Option(help: "Seconds one bug's child may take before it is killed (default 600).")
+    var timeout = 600
+
+    @Option(help: "Write the Markdown report to this file instead of standard output.")
+    var out: String?
+
+    /// Says why a normal build cannot do this, and exits 64.
+    static func notBuilt() -> ExitCode {
+        FileHandle.standardError.write(Data(("imago: this build has no planted bugs; build with the Mutants trait "
+            + "(`make mutants` does: swift build --traits Mutants --scratch-path .build-mutants)\n").utf8))
+        return ExitCode(64)
+    }
+
+    func validate() throws {
+        guard runs >= 1, timeout >= 1 else { throw ValidationError("--repeat and --timeout must be at least 1") }
+    }
+
+    func run() async throws {
+        #if IMAGO_MUTANTS
+        let selected = only.isEmpty ? PipelineMutants.all : PipelineMutants.all.filter { only.contains($0.name) }
+        for name in only where !PipelineMutants.all.contains(where: { $0.name == name }) {
+            throw ValidationError("unknown mutant \(name); known: \(PipelineMutants.all.map(\.name).joined(separator: ", "))")
+        }
+        let executable = CommandLine.arguments[0]
+        let started = ContinuousClock.now
+        let controlSubjects = Array(Set(selected.flatMap(\.subjects))).sorted()
+        var rows: [MutantsReport.Row] = []
+        let control = child(executable, mutant: nil, subjects: controlSubjects)
+        log("control (\(controlSubjects.joined(separator: ", "))): "
+            + (control.passes ? "every rule passes" : "FAILED \(control.summary)"))
+        for planted in selected {
+            let outcome = child(executable, mutant: planted.name, subjects: planted.subjects)
+            rows.append(MutantsReport.Row(mutant: planted, outcome: outcome))
+            log("\(planted.name) [\(planted.rule)]: \(outcome.summary)")
+        }
+        let report = MutantsReport(rows: rows, control: control, runs: runs, duration: ContinuousClock.now - started)
+        let text = report.markdown()
+        if let out { try Data(text.utf8).write(to: URL(fileURLWithPath: out)) } else { print(text, terminator: "") }
+        if !report.allCaught || !control.passes { throw ExitCode(1) }
+        #else
+        throw Self.notBuilt()
+        #endif
+    }
+
+    #if IMAGO_MUTANTS
+    private func child(_ executable: String, mutant: String?, subjects: [String]) -> MutantsReport.Outcome {
+        var arguments = ["mutant-run", "--runs", String(runs)] + subjects.flatMap { ["--subject", $0] }
+        if let mutant { arguments += ["--mutant", mutant] }
+        do {
+            let ending = try CapturedRun.run(executable, arguments, timeout: .seconds(timeout))
+            if ending.exitStatus == 0, let result = try? JSONDecoder().decode(MutantRunResult.self, from: ending.standardOutput) {
+                return .finished(result)
+            }
+            let tail = String(decoding: ending.standardError.suffix(600), as: UTF8.self)
+            let how = ending.timedOut ? "timed out after \(timeout) s" : ending.signal.map { "killed by signal \($0)" }
+                ?? "exited \(ending.exitStatus ?? -1)"
+            return .broke("\(how): \(tail)")
+        } catch {
+            return .broke("could not start: \(error)")
+        }
+    }
+    #endif
+
+    private func log(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+}

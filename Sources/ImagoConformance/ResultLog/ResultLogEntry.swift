@@ -1,0 +1,53 @@
+/// One line of a results log (JSON, one object per line, keys sorted):
+/// - `{"event":"subject","subject":…,"kind":…,"expectedToFail":[…]}` before a subject's checks;
+/// - `{"event":"start","subject":…,"rule":…}` before each check;
+/// - `{"event":"result","subject":…,"rule":…,"status":…,"evidence":…,"steps":[…],"durationMilliseconds":…}`
+///   after it.
+public struct ResultLogEntry: Sendable, Codable, Equatable {
+    public enum Event: String, Sendable, Codable {
+        case subject, start, result
+    }
+
+    public var event: Event
+    public var subject: String
+    /// `subject` lines only.
+    public var kind: ConformanceSubject.Kind?
+    /// `subject` lines only.
+    public var expectedToFail: [String]?
+    /// `start` and `result` lines.
+    public var rule: String?
+    /// `result` lines only, as are the fields below.
+    public var status: CheckStatus?
+    public var evidence: String?
+    public var steps: [String]?
+    /// Wall time the check took, from its `start` line to its `result` line.
+    public var durationMilliseconds: Double?
+
+    public init(event: Event, subject: String, kind: ConformanceSubject.Kind? = nil, expectedToFail: [String]? = nil,
+                rule: String? = nil, status: CheckStatus? = nil, evidence: String? = nil, steps: [String]? = nil,
+                durationMilliseconds: Double? = nil) {
+        self.event = event
+        self.subject = subject
+        self.kind = kind
+        self.expectedToFail = expectedToFail
+        self.rule = rule
+        self.status = status
+        self.evidence = evidence
+        self.steps = steps
+        self.durationMilliseconds = durationMilliseconds
+    }
+
+    static func subject(_ subject: ConformanceSubject) -> ResultLogEntry {
+        ResultLogEntry(event: .subject, subject: subject.name, kind: subject.kind, expectedToFail: subject.expectedToFail)
+    }
+
+    static func start(_ subject: ConformanceSubject, _ rule: String) -> ResultLogEntry {
+        ResultLogEntry(event: .start, subject: subject.name, rule: rule)
+    }
+
+    static func result(_ subject: ConformanceSubject, _ result: CheckResult, _ duration: Duration) -> ResultLogEntry {
+        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return ResultLogEntry(event: .result, subject: subject.name, rule: result.rule, status: result.status,
+                              evidence: result.evidence, steps: result.steps, durationMilliseconds: milliseconds)
+    }
+}

@@ -1,0 +1,52 @@
+/// The model a check drives, wrapping the adapter's: every call is forwarded unchanged and
+/// recorded as a step, with the phase the model shows when the call returns (what the rules
+/// judge "before it returns").
+@MainActor
+final class RecordingModel: ModelUnderTest {
+    let inner: any ModelUnderTest
+    /// "model 2", as the steps name it.
+    let label: String
+    private let log: StepLog
+
+    init(_ inner: any ModelUnderTest, label: String, log: StepLog) {
+        self.inner = inner
+        self.label = label
+        self.log = log
+    }
+
+    var phase: ObservedPhase { inner.phase }
+
+    func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void) {
+        inner.observe(observer)
+        log.record("\(label): observer attached")
+    }
+
+    func load() {
+        inner.load()
+        record("load()")
+    }
+
+    func cancel() {
+        inner.cancel()
+        record("cancel()")
+    }
+
+    func retry() {
+        inner.retry()
+        record("retry()")
+    }
+
+    func setSource(_ source: ConformanceSource?) {
+        inner.setSource(source)
+        record("setSource(\(source.map(\.description) ?? "nil"))")
+    }
+
+    func setPriority(_ priority: Int) {
+        inner.setPriority(priority)
+        record("setPriority(\(priority))")
+    }
+
+    private func record(_ call: String) {
+        log.record("\(label): \(call) → \(inner.phase)")
+    }
+}

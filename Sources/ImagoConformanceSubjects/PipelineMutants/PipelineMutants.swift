@@ -1,0 +1,116 @@
+#if IMAGO_MUTANTS
+import Imago
+
+/// A bug planted in Imago's own code (`Mutant`), with the rule that must catch it.
+public struct PipelineMutant: Sendable {
+    public let mutant: Mutant
+    /// The rule the bug breaks: its check must fail on every subject in `subjects`, every run.
+    public let rule: String
+    /// The Imago configurations it is run against: those whose code path the bug lives on and
+    /// where the rule's check applies (a memory-cache bug needs a memory cache).
+    public let subjects: [String]
+    /// The bug, as a reviewer would describe it.
+    public let bug: String
+
+    public var name: String { mutant.rawValue }
+}
+
+/// Every planted bug of `make mutants` (Reports/mutants.md), at least one per rule.
+public enum PipelineMutants {
+    private static let plain = ["imago-data-none"]
+    private static let memory = ["imago-data-memory"]
+    private static let disk = ["imago-data-disk"]
+    private static let bothStrategies = ["imago-data-none", "imago-file-none"]
+
+    public static let all: [PipelineMutant] = [
+        .init(mutant: .initEagerLoad, rule: "INIT-1", subjects: plain,
+              bug: "The model warms the cache as soon as it is created: a load before load()."),
+        .init(mutant: .initSilentWithoutSource, rule: "INIT-2", subjects: plain,
+              bug: "load() without a source returns quietly instead of publishing missingSource."),
+        .init(mutant: .initLoadingDeferred, rule: "INIT-3", subjects: plain,
+              bug: "loading is published from a task the miss schedules, after load() returned."),
+        .init(mutant: .transDuplicateSuccess, rule: "TRANS-1", subjects: plain,
+              bug: "A success is delivered twice."),
+        .init(mutant: .transHitAfterFailureSkipsLoading, rule: "TRANS-2", subjects: memory,
+              bug: "A retry answered by the memory cache goes from failure straight to success."),
+        .init(mutant: .transCancelOnlyResetsPhase, rule: "TRANS-3", subjects: plain,
+              bug: "cancel() resets the phase but leaves the running load, which still publishes."),
+        .init(mutant: .transCancelIsFailure, rule: "TRANS-4", subjects: plain,
+              bug: "cancel() publishes failure(cancelled) instead of going back to empty."),
+        .init(mutant: .transCancelKeepsTask, rule: "TRANS-5", subjects: plain,
+              bug: "cancel() keeps the cancelled load as the current one, so load() thinks it runs."),
+        .init(mutant: .cacheHitPublishesLoading, rule: "CACHE-1", subjects: memory,
+              bug: "A memory hit publishes loading before its success."),
+        .init(mutant: .cacheSkipsDiskLookup, rule: "CACHE-2", subjects: disk,
+              bug: "The disk cache is written but never looked up."),
+        .init(mutant: .cacheHitKeepsFirstOrigin, rule: "CACHE-3", subjects: memory,
+              bug: "A memory hit reports the network, where the image first came from."),
+        .init(mutant: .cacheCorruptEntryFails, rule: "CACHE-4", subjects: disk,
+              bug: "A disk entry that does not decode fails the load instead of being removed and refetched."),
+        .init(mutant: .sourceChangeKeepsOldLoad, rule: "SOURCE-1", subjects: plain,
+              bug: "A source change forgets the old load without cancelling it, and results are not tagged with their attempt."),
+        .init(mutant: .sourceChangeKeepsOldSuccess, rule: "SOURCE-2", subjects: plain,
+              bug: "A source change keeps the old image's success on screen until the new one loads."),
+        .init(mutant: .sourceKeyIgnoresSize, rule: "SOURCE-3", subjects: memory,
+              bug: "The request key leaves out the target size."),
+        .init(mutant: .shareReloadsSameKey, rule: "SHARE-1", subjects: plain,
+              bug: "A second load() of a key that loaded or is loading starts another attempt."),
+        .init(mutant: .shareNoCoalescing, rule: "SHARE-2", subjects: plain,
+              bug: "The task pool never joins running work: each load fetches and decodes."),
+        .init(mutant: .shareCancelOnFirstLeave, rule: "SHARE-3", subjects: plain,
+              bug: "Shared work is cancelled as soon as any one subscriber leaves."),
+        .init(mutant: .shareRejoinsTornDownWork, rule: "SHARE-4", subjects: plain,
+              bug: "Work cancelled by its last subscriber stays in the pool, and a newcomer joins it."),
+        .init(mutant: .shareLeaverKeepsPriority, rule: "SHARE-5", subjects: plain,
+              bug: "A subscriber that leaves keeps counting in the shared work's priority."),
+        .init(mutant: .errStatusAfterBody, rule: "ERR-1", subjects: bothStrategies,
+              bug: "An error status is acted on only after its body has been read to the end."),
+        .init(mutant: .errNonImageIsTransportError, rule: "ERR-2", subjects: plain,
+              bug: "A 200 whose body is not an image fails as a transport error."),
+        .init(mutant: .errTruncationEndsBody, rule: "ERR-3", subjects: plain,
+              bug: "A connection closed mid-body ends the body: the bytes so far are taken as the image."),
+        .init(mutant: .errRemembersFailedURLs, rule: "ERR-4", subjects: plain,
+              bug: "URLs that failed once fail at once afterwards, without a request (a failed-URL list)."),
+        .init(mutant: .retryClientErrors, rule: "RETRY-1", subjects: plain,
+              bug: "Every 4xx is treated as transient and retried."),
+        .init(mutant: .retryBackOffOnWallClock, rule: "RETRY-2", subjects: plain,
+              bug: "The retry back-off sleeps on the wall clock instead of the configured one."),
+        .init(mutant: .retryNeedsActiveAttempt, rule: "RETRY-3", subjects: plain,
+              bug: "retry() only retries an attempt still marked active, which the failure already cleared."),
+        .init(mutant: .orderProgressAfterSuccess, rule: "ORDER-1", subjects: plain,
+              bug: "A last 100% progress report is published after the success."),
+        .init(mutant: .orderStreamSkipsCurrent, rule: "ORDER-2", subjects: plain,
+              bug: "The phases stream starts with the next phase instead of the current one."),
+        .init(mutant: .progressCountsChunksTwice, rule: "PROGRESS-1", subjects: plain,
+              bug: "Progress counts each chunk twice."),
+        .init(mutant: .memInsertSkipsEviction, rule: "MEM-1", subjects: memory,
+              bug: "The memory cache evicts only on the next trim, not after each insert."),
+        .init(mutant: .memEvictsBeforeRefusing, rule: "MEM-2", subjects: memory,
+              bug: "The memory cache makes room before it checks the per-entry limit."),
+        .init(mutant: .memTrimsNewestFirst, rule: "MEM-3", subjects: memory,
+              bug: "Trimming drops the most recently used entries first."),
+        .init(mutant: .memPressureOnlyCounted, rule: "MEM-4", subjects: memory,
+              bug: "The pipeline counts memory-pressure events but does not trim."),
+        .init(mutant: .memPipelinesRegistered, rule: "MEM-5", subjects: memory,
+              bug: "Every pipeline registers itself in a process-wide list (for debugging) and stays there."),
+        .init(mutant: .diskSweepKeepsTemporaries, rule: "DISK-1", subjects: disk,
+              bug: "The disk cache's sweep keeps temporary files whatever their age."),
+        .init(mutant: .diskSharedTemporaryName, rule: "DISK-2", subjects: disk,
+              bug: "Writers of one key share one temporary file name."),
+        .init(mutant: .diskStoresBeforeValidating, rule: "DISK-3", subjects: disk,
+              bug: "Bytes are stored before they are checked to be an image, and removed after their decode fails."),
+        .init(mutant: .diskEvictsOnlyInSweep, rule: "DISK-4", subjects: disk,
+              bug: "The disk cache evicts only in its periodic sweep, not after each write."),
+        .init(mutant: .fetchCachedDownloadIsDiskHit, rule: "FETCH-1", subjects: disk,
+              bug: "A download renamed into the disk cache is reported as a disk hit."),
+        .init(mutant: .fetchFileAlsoBuffersBody, rule: "FETCH-2", subjects: ["imago-file-none"],
+              bug: "Download to file also keeps every chunk in memory until the end."),
+        .init(mutant: .httpStoresNoStore, rule: "HTTP-1", subjects: disk,
+              bug: "no-store responses are written to the disk cache."),
+        .init(mutant: .httpStaleServedFresh, rule: "HTTP-2", subjects: disk,
+              bug: "A stored response is always fresh."),
+        .init(mutant: .httpJudgesDecodedLength, rule: "HTTP-3", subjects: bothStrategies,
+              bug: "Truncation is judged on the decoded bytes against the encoded Content-Length."),
+    ]
+}
+#endif
