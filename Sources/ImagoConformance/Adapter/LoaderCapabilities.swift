@@ -4,7 +4,7 @@
 /// Declaring a capability is a promise: each one below says which `LoaderContext` fields the
 /// adapter must pass on to the loader (and the loader honour), which probe it must expose, and
 /// which rules it turns on. Rules without a capability (INIT, TRANS, CACHE-3, SOURCE-1/2,
-/// SHARE-1..4, ERR, RETRY-3, ORDER) apply to every loader.
+/// SHARE-1..4, ERR, RETRY-3, ORDER, MEM-5, HTTP-3) apply to every loader.
 public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -82,6 +82,7 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// memory cache holds at most half the cost it held before the event, after a critical
     /// nothing; loads in flight are neither failed nor cancelled by it (each ends in exactly one
     /// terminal phase, a success, as memory is really there); the cache works afterwards.
+    /// Rule: MEM-4.
     public static let memoryPressure = LoaderCapabilities(rawValue: 1 << 11)
 
     static let names: [(LoaderCapabilities, String)] = [

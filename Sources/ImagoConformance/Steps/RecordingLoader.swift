@@ -33,4 +33,10 @@ final class RecordingLoader: LoaderUnderTest {
     var diskCache: (any DiskCacheProbe)? {
         inner.diskCache.map { RecordingDiskCacheProbe($0, label: label, log: log) }
     }
+
+    var memoryPressure: (any MemoryPressureProbe)? {
+        inner.memoryPressure.map { RecordingPressureProbe($0, label: label, log: log) }
+    }
+
+    var lifetime: (any LifetimeProbe)? { RecordingLifetimeProbe(inner) }
 }

@@ -28,6 +28,7 @@ private final class CrashingLoader: LoaderUnderTest {
     var memoryCache: (any MemoryCacheProbe)? { inner.memoryCache }
     var diskCache: (any DiskCacheProbe)? { inner.diskCache }
     var queuedFetchCount: Int? { inner.queuedFetchCount }
+    var memoryPressure: (any MemoryPressureProbe)? { inner.memoryPressure }
 }
 
 @MainActor
