@@ -46,11 +46,15 @@ let package = Package(
         .systemLibrary(
             name: "CLibWebPMux", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // zlib, for a Content-Encoding a server sends although Imago asked for identity.
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // The one C surface Swift imports: prefixed functions, caller-allocated output,
         // setjmp/longjmp confined to C.
         .target(
             name: "CImagoCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CLibWebPMux"]),
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CLibWebPMux", "CZlib"]),
         .target(
             name: "Imago",
             dependencies: [
@@ -58,11 +62,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
             swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
         .target(

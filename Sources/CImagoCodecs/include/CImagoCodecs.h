@@ -3,5 +3,6 @@
 #include "imago_decode.h"
 #include "imago_encode.h"
 #include "imago_heap.h"
+#include "imago_inflate.h"
 #include "imago_pixels.h"
 #include "imago_reference.h"

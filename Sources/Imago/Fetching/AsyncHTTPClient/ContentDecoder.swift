@@ -1,16 +1,17 @@
+import CImagoCodecs
 import Foundation
 import NIOCore
-import NIOEmbedded
-import NIOHTTP1
-import NIOHTTPCompression
 
 /// Undoes a gzip or deflate Content-Encoding the server sent although the transport asked for
-/// `identity`, chunk by chunk as the wire bytes arrive.
+/// `identity`, chunk by chunk as the wire bytes arrive, with zlib (`imago_inflate_*` in the C
+/// shim). Decoded bytes go out in pieces of at most `pieceSize`, each delivered before decoding
+/// on, so even a body built to inflate a thousandfold holds one piece at a time.
 ///
-/// Why NIO's `NIOHTTPResponseDecompressor` in an `EmbeddedChannel`: it is the zlib code
-/// AsyncHTTPClient itself uses, with its decompression limit, but AsyncHTTPClient's built-in
-/// use of it would hide the wire bytes (truncation and progress are judged on those, rule
-/// HTTP-3). The embedded channel runs it synchronously on the calling task, nothing else.
+/// Why not NIO's `NIOHTTPResponseDecompressor` in an `EmbeddedChannel`, as before: an embedded
+/// channel may only be used on the thread that created it, and an async fetch resumes on any
+/// thread of the pool (NIO printed "API misuse" for every such call, and will trap in a later
+/// version). AsyncHTTPClient's own decompression would hide the wire bytes, which truncation and
+/// progress are judged on (rule HTTP-3).
 final class ContentDecoder {
     /// The encodings undone; anything else fails the fetch rather than passing off encoded
     /// bytes as the image.
@@ -31,70 +32,75 @@ final class ContentDecoder {
         }
     }
 
-    /// Compressed bytes fed to zlib at once. Small, so that one step's output stays small even
-    /// for a body built to inflate a thousandfold (2 KiB in, at most about 2 MiB out).
-    private static let step = 2048
+    /// The largest decoded piece handed on at once (64 KiB).
+    static let pieceSize = 64 << 10
 
     private let encoding: Encoding
     private let limit: Int
     private let gauge: InFlightGauge
-    private let channel: EmbeddedChannel
+    private let stream: OpaquePointer
+    private var decoded = 0
+    private var sawInput = false
+    private var ended = false
 
     /// A decoder whose decoded output may total at most `limit` bytes (beyond: `.tooLarge`);
-    /// decoded bytes count in `gauge` until delivered.
+    /// each decoded piece counts in `gauge` until delivered.
     init(_ encoding: Encoding, limit: Int, gauge: InFlightGauge) throws(FetchError) {
+        guard let stream = imago_inflate_create() else { throw .transport("undoing Content-Encoding: out of memory") }
         self.encoding = encoding
         self.limit = limit
         self.gauge = gauge
-        channel = EmbeddedChannel(handler: NIOHTTPResponseDecompressor(limit: .size(limit)))
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Encoding", value: encoding.rawValue)
-        try feed(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)), { _ throws(FetchError) in })
+        self.stream = stream
     }
 
-    deinit { _ = try? channel.finish() }
+    deinit { imago_inflate_destroy(stream) }
 
-    /// Decodes `chunk`, handing each decoded piece to `deliver` before decoding on.
+    /// Decodes `chunk`, handing each decoded piece to `deliver` before decoding on. Bytes after
+    /// the end of the compressed stream are ignored.
     func decode(_ chunk: ByteBuffer, _ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
-        var rest = chunk
-        while rest.readableBytes > 0, let slice = rest.readSlice(length: min(Self.step, rest.readableBytes)) {
-            try feed(.body(slice), deliver)
-        }
-    }
-
-    /// The end of the wire body: fails if the compressed stream stopped short of its end.
-    func finish(_ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
-        try feed(.end(nil), deliver)
-    }
-
-    private func feed(_ part: HTTPClientResponsePart, _ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
-        do {
-            try channel.writeInbound(part)
-        } catch NIOHTTPDecompression.DecompressionError.limit {
-            throw .tooLarge(limit: limit)
-        } catch {
-            throw .transport("undoing Content-Encoding \(encoding.rawValue): \(error)")
-        }
-        // Everything one step decoded is held at once (in the channel's inbound buffer); it is
-        // counted as held until each piece is delivered.
-        var pieces: [ByteBuffer] = []
-        while true {
-            let output: HTTPClientResponsePart?
-            do { output = try channel.readInbound(as: HTTPClientResponsePart.self) } catch {
-                throw .transport("undoing Content-Encoding \(encoding.rawValue): \(error)")
+        var input = chunk
+        sawInput = sawInput || input.readableBytes > 0
+        while input.readableBytes > 0, !ended {
+            var piece = ByteBuffer()
+            piece.reserveCapacity(Self.pieceSize)
+            var status = IMAGO_INFLATE_MORE
+            var consumed = 0
+            _ = input.withUnsafeReadableBytes { compressed in
+                piece.writeWithUnsafeMutableBytes(minimumWritableBytes: Self.pieceSize) { output in
+                    var produced = 0
+                    status = imago_inflate_step(stream, compressed.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                                compressed.count, &consumed,
+                                                output.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                                min(output.count, Self.pieceSize), &produced)
+                    return produced
+                }
             }
-            guard let output else { break }
-            if case .body(let decoded) = output, decoded.readableBytes > 0 { pieces.append(decoded) }
+            input.moveReaderIndex(forwardBy: consumed)
+            switch status {
+            case IMAGO_INFLATE_END: ended = true
+            case IMAGO_INFLATE_CORRUPT: throw .transport("undoing Content-Encoding \(encoding.rawValue): corrupt data")
+            case IMAGO_INFLATE_NO_MEMORY: throw .transport("undoing Content-Encoding \(encoding.rawValue): out of memory")
+            default: break
+            }
+            try hand(piece, deliver)
+            if consumed == 0 && piece.readableBytes == 0 { break }   // nothing more from this input
         }
-        var held = pieces.reduce(0) { $0 + $1.readableBytes }
-        gauge.add(held)
-        defer { gauge.remove(held) }
-        for index in pieces.indices {
-            let piece = pieces[index]
-            pieces[index] = ByteBuffer()   // delivered: no longer held here
-            try deliver(piece)
-            gauge.remove(piece.readableBytes)
-            held -= piece.readableBytes
+    }
+
+    /// The end of the wire body: fails if the compressed stream stopped short of its end (an
+    /// empty body is left to the caller, which reports it as empty).
+    func finish(_ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
+        if sawInput && !ended {
+            throw .transport("undoing Content-Encoding \(encoding.rawValue): the compressed stream ended early")
         }
+    }
+
+    private func hand(_ piece: ByteBuffer, _ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
+        guard piece.readableBytes > 0 else { return }
+        decoded += piece.readableBytes
+        guard decoded <= limit else { throw .tooLarge(limit: limit) }
+        gauge.add(piece.readableBytes)
+        defer { gauge.remove(piece.readableBytes) }
+        try deliver(piece)
     }
 }
