@@ -9,9 +9,13 @@ extension ConformanceCheck {
             let (gate, a, models) = try await run.startHeldLoad("a.png", run.images.small, loader: loader)
             let (model, recorder) = models[0]
             let b = run.route("b.png", run.images.other)
+            try run.expectPhase(model, "loading", after: "load() of A")
             model.setSource(b)
+            try run.expectPhase(model, "empty", after: "setSource(B) while A loads")
             let changedAt = recorder.count
             model.load()
+            try run.expect(model.phase.image != run.images.small.fingerprint && model.phase.failure == nil,
+                           "right after load() of B the phase is \(model.phase)")
             try await run.expectTerminal(recorder, "load b")
             let decodesBefore = loader.decodeCount
             gate.open()
@@ -31,6 +35,8 @@ extension ConformanceCheck {
             try await run.expectTerminal(recorder, "load a")
             let changedAt = recorder.count
             model.setSource(b)
+            try run.expect(model.phase.image != run.images.small.fingerprint,
+                           "right after setSource(B) the phase still shows A's image: \(model.phase)")
             model.load()
             let whileLoading = model.phase
             try await gate.waitUntilHeld()
