@@ -34,6 +34,16 @@ final class CheckStepsTests: XCTestCase {
         XCTAssertTrue(markdown.contains("\n  \(cancelStep + 1). \(result.steps[cancelStep])\n"), markdown)
     }
 
+    /// The recording wrapper must forward the model's stream: a wrapper that left `phases` to
+    /// the protocol's default (nil) would make ORDER-2 pass a stream that never replays.
+    func testTheModelsStreamReachesTheChecksThroughTheWrapper() async throws {
+        let subject = ImagoSubjects.subject(strategy: .data, caches: .none)
+        let report = try await ConformanceRunner().only(["ORDER-2"]).run(subject)
+        let result = try XCTUnwrap(report.result(for: "ORDER-2"))
+        XCTAssertEqual(result.status, .pass, result.evidence)
+        XCTAssertTrue(result.steps.contains { $0.hasSuffix("phases stream subscribed") }, result.steps.joined(separator: "\n"))
+    }
+
     func testGateOpeningsAndSettleWaitsAreSteps() async throws {
         let report = try await ConformanceRunner().only(["SHARE-1"]).run(MutantSubjects.reference)
         let result = try XCTUnwrap(report.result(for: "SHARE-1"))

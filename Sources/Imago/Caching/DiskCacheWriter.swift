@@ -14,13 +14,7 @@ extension DiskCache {
     @discardableResult
     public func store(_ data: Data, forKey key: String, metadata: Metadata = Metadata()) throws -> Bool {
         guard fits(byteCount: data.count, key: key, metadata: metadata) else { return false }
-        #if IMAGO_MUTANTS
-        let (fd, temporary) = Mutation.on(.diskSharedTemporaryName)
-            ? try DiskFileIO.openSharedTemporary(in: files.path, key: key)
-            : try DiskFileIO.createTemporaryFile(in: files.path)
-        #else
         let (fd, temporary) = try DiskFileIO.createTemporaryFile(in: files.path)
-        #endif
         defer { close(fd) }
         do {
             try DiskFileIO.writeAll(fd, data, path: temporary)

@@ -51,14 +51,6 @@ enum DiskFileIO {
         return (try openFile(path, O_WRONLY | O_CREAT | O_EXCL), path)
     }
 
-    #if IMAGO_MUTANTS
-    /// `Mutant.diskSharedTemporaryName`: one temporary name per key, truncated by each writer.
-    static func openSharedTemporary(in directory: String, key: String) throws -> (fd: Int32, path: String) {
-        let path = directory + "/" + DiskCacheNaming.temporaryPrefix + DiskCacheNaming.hash(forKey: key)
-        return (try openFile(path, O_WRONLY | O_CREAT | O_TRUNC), path)
-    }
-    #endif
-
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var offset = 0
         while offset < bytes.count {

@@ -41,7 +41,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case memPressureOnlyCounted = "mem-pressure-only-counted"
     case memPipelinesRegistered = "mem-pipelines-registered"
     case diskSweepKeepsTemporaries = "disk-sweep-keeps-temporaries"
-    case diskSharedTemporaryName = "disk-shared-temporary-name"
+    case diskPartialLockIgnored = "disk-partial-lock-ignored"
     case diskStoresBeforeValidating = "disk-stores-before-validating"
     case diskEvictsOnlyInSweep = "disk-evicts-only-in-sweep"
     case fetchCachedDownloadIsDiskHit = "fetch-cached-download-is-disk-hit"

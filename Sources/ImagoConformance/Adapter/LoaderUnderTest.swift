@@ -45,6 +45,11 @@ public protocol ModelUnderTest: AnyObject {
     /// order (ORDER-2). Called from whatever thread the loader publishes on: everything must be
     /// published on the main actor (ORDER-1 checks it).
     func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void)
+    /// The model's public asynchronous observation, if it has one: a new sequence per read that
+    /// yields the current phase first, then every phase published after it, in order (ORDER-2
+    /// checks it for late subscribers, terminal phases included). Default nil: the model has no
+    /// such stream and ORDER-2 judges `observe(_:)` alone.
+    var phases: AsyncStream<ObservedPhase>? { get }
     /// Starts an attempt for the current source, and before returning publishes:
     /// - without a source: `failure(missingSource)` and no request (INIT-2), or nothing at all
     ///   with `.staysEmptyWithoutSource`;
@@ -77,6 +82,7 @@ public protocol ModelUnderTest: AnyObject {
 
 extension ModelUnderTest {
     public func setPriority(_ priority: Int) {}
+    public var phases: AsyncStream<ObservedPhase>? { nil }
 }
 
 /// A loader's memory cache, as the MEM rules inspect it.

@@ -40,6 +40,12 @@ extension CheckRun {
         await settle()
     }
 
+    /// Fails unless `model`'s phase right after `step` returned is named `name` ("empty",
+    /// "loading", ...): the state the rules require at that moment, not only at the end.
+    public func expectPhase(_ model: any ModelUnderTest, _ name: String, after step: String) throws {
+        try expect(model.phase.name == name, "right after \(step) the phase is \(model.phase), expected \(name)")
+    }
+
     /// Fails unless `phase` is a success showing `image`.
     public func expectSuccess(_ phase: ObservedPhase, _ image: ConformanceImage, origin: ObservedOrigin? = nil,
                               _ what: String) throws {

@@ -24,37 +24,87 @@ extension ConformanceCheck {
         },
         ConformanceCheck("DISK-2", "Hashed names; two concurrent writers of one key leave one complete entry.",
                          requires: .diskCache) { run in
+            // Two loader instances on one cache directory fetch one URL, and the server gives
+            // each a different valid image of a different length, both held half-sent: both
+            // writes are under way at once, and an entry mixing them (a temporary file shared
+            // by the writers) is neither image.
+            let images = [run.images.big, ConformanceImage(seed: 7, width: 200, height: 240)]
+            let path = "concurrent-writers-of-one-key.png"
             let gate = Gate()
-            let image = run.images.small
-            let source = run.route("concurrent-writers-of-one-key.png", image, faults: Faults(gate: gate))
+            func faults(_ image: ConformanceImage) -> Faults { Faults(stallAfterBytes: image.bytes.count / 2, gate: gate) }
             let writers = [try run.loader(), try run.loader()]
-            let models = writers.map { run.model($0, source) }
-            for (model, _) in models { model.load() }
-            try await run.server.counters.waitUntil { $0.requests(for: source.url.path) == 2 }
+            var models: [(model: any ModelUnderTest, recorder: PhaseRecorder)] = []
+            var source: ConformanceSource?
+            var sent = 0
+            for (writer, image) in zip(writers, images) {
+                // The route is switched between the requests: each response keeps the body it started with.
+                let route = run.route(path, image, faults: faults(image))
+                source = route
+                let (model, recorder) = run.model(writer, route)
+                model.load()
+                sent += image.bytes.count / 2
+                let target = sent
+                try await run.server.counters.waitUntil { $0.bodyBytesSent(for: route.url.path) >= target }
+                try run.expect(model.phase.name == "loading", "writer \(models.count + 1): while held the phase is \(model.phase)")
+                models.append((model, recorder))
+            }
+            guard let source else { return }
             gate.open()
-            for (_, recorder) in models { try await run.expectTerminal(recorder, "concurrent writer") }
+            for (index, (model, recorder)) in models.enumerated() {
+                // Either image is right: a writer may show the entry the other one stored first.
+                try await run.expectTerminal(recorder, "writer \(index + 1)")
+                try run.expect(images.contains { $0.fingerprint == model.phase.image },
+                               "writer \(index + 1): expected a success showing one of the two images, got \(model.phase)")
+            }
             let reader = try run.loader()
             run.server.setRoute(source.url.path, Route(body: [], faults: Faults(status: 503)))
             let (model, _) = try await run.loadToEnd(reader, source, "read back")
             let names = try DirectoryScan.files(in: run.context.cacheDirectory).map(\.url.lastPathComponent)
-            run.note("entries \(reader.diskCache?.entryCount ?? -1), read back \(model.phase), names \(names)")
+            let which = images.firstIndex { $0.fingerprint == model.phase.image }.map { "writer \($0 + 1)'s image" } ?? "neither image"
+            run.note("entries \(reader.diskCache?.entryCount ?? -1), read back \(model.phase) (\(which)), names \(names)")
             try run.expect(reader.diskCache?.entryCount == 1, "\(reader.diskCache?.entryCount ?? -1) entries for one key, expected 1: give each writer its own temporary file and rename it over the key's name")
-            try run.expectSuccess(model.phase, image, origin: .disk, "read back")
+            guard case .success(.disk, let fingerprint) = model.phase, images.contains(where: { $0.fingerprint == fingerprint }) else {
+                throw CheckFailed(reason: "read back: expected one writer's whole image from disk, got \(model.phase): writers of one key must not share a temporary file")
+            }
             try run.expect(!names.contains { $0.contains("concurrent") }, "file names are not a hash of the key: name entries by a hash (e.g. SHA-256) of the key, not by the URL's path")
         },
         ConformanceCheck("DISK-3", "Only complete, validated images are stored.", requires: .diskCache) { run in
+            // The cache is filled close to its size limit with good entries first, so a loader
+            // that stores a failed load's bytes (even briefly, removing them after the decode
+            // fails) has to evict good entries to make room; and the cache directory is watched
+            // while each failed load runs, so a publication that is undone later is still seen.
+            let series = run.images.series(0).bytes.count
+            run.context.diskSizeLimit = series * 6 + 4096
             let loader = try run.loader()
+            guard let disk = loader.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe") }
+            let good = try await Self.fillDisk(run, loader, disk)
+            let goodFiles = try DirectoryScan.files(in: run.context.cacheDirectory).map { "\($0.url.path):\($0.size)" }
             let big = run.images.big
+            let page = Array("<html>not an image</html>".utf8)
+            let largePage = page + Array(repeating: UInt8(ascii: " "), count: disk.sizeLimit / 2 - page.count)
             let sources = [
-                run.route("page.png", Route(body: Array("<html>not an image</html>".utf8), contentType: "image/png")),
+                run.route("page.png", Route(body: page, contentType: "image/png")),
+                run.route("large-page.png", Route(body: largePage, contentType: "image/png")),
                 run.route("cut.png", big, faults: Faults(closeAfterBytes: big.bytes.count / 3)),
                 run.route("missing.png", Route(body: Array("gone".utf8), faults: Faults(status: 404))),
                 run.route("empty.png", Route(body: [], contentType: "image/png")),
             ]
-            for source in sources { _ = try await run.loadToEnd(loader, source, source.url.lastPathComponent) }
-            let disk = loader.diskCache
-            run.note("entries \(disk?.entryCount ?? -1), bytes \(disk?.totalSize ?? -1)")
-            try run.expect(disk?.entryCount == 0, "stored \(disk?.entryCount ?? -1) entries from failed loads: store only 2xx bodies that arrived whole and decoded")
+            for source in sources {
+                let name = source.url.lastPathComponent
+                let watch = try DirectoryWatch(try DirectoryScan.directories(in: run.context.cacheDirectory))
+                defer { watch.close() }
+                let (model, _) = try await run.loadToEnd(loader, source, name)
+                try run.expect(model.phase.failure != nil, "\(name): expected a failure, got \(model.phase)")
+                let renamed = watch.events().filter { Self.namesEntry($0.name) }
+                let files = try DirectoryScan.files(in: run.context.cacheDirectory).map { "\($0.url.path):\($0.size)" }
+                let lost = goodFiles.filter { !files.contains($0) }
+                run.note("\(name): entries \(disk.entryCount), entry files written \(renamed), good files lost \(lost.count)")
+                try run.expect(renamed.isEmpty, "\(name): the failed load wrote entry files (\(renamed)) into the cache "
+                               + "directory: its bytes were stored, even if they were removed afterwards")
+                try run.expect(lost.isEmpty && disk.entryCount == good,
+                               "\(name): the failed load left \(disk.entryCount) entries of \(good) and lost \(lost.count) "
+                               + "good files (its bytes were stored, evicting good entries)")
+            }
         },
         ConformanceCheck("DISK-4", "The size limit holds after every write.", requires: .diskCache) { run in
             let images = (0..<6).map { run.images.series($0) }
@@ -76,6 +126,35 @@ extension ConformanceCheck {
     ]
 }
 
+extension ConformanceCheck {
+    /// Whether a file name is an entry's rather than a temporary's: DISK-2 names entries by the
+    /// SHA-256 of their key, so an entry's file names start with 64 hex digits (`<hash>`,
+    /// `<hash>.meta`); a temporary's start otherwise (`.tmp-<UUID>`, `.tmp-partial-<hash>`).
+    static func namesEntry(_ name: String) -> Bool {
+        name.count >= 64 && name.prefix(64).allSatisfy(\.isHexDigit)
+    }
+
+    /// Loads distinct small images until the next would not fit under the disk cache's size
+    /// limit; fails if filling evicted any. Returns the number of entries held.
+    @MainActor
+    static func fillDisk(_ run: CheckRun, _ loader: any LoaderUnderTest, _ disk: any DiskCacheProbe) async throws -> Int {
+        var count = 0
+        var entrySize = 0
+        repeat {
+            let image = run.images.series(count)
+            let before = disk.totalSize
+            let (model, _) = try await run.loadToEnd(loader, run.route("fill-\(count).png", image), "fill \(count)")
+            try run.expectSuccess(model.phase, image, "fill \(count)")
+            count += 1
+            entrySize = max(entrySize, disk.totalSize - before)
+            try run.expect(disk.entryCount == count && disk.totalSize <= disk.sizeLimit,
+                           "filling: after \(count) loads the disk cache holds \(disk.entryCount) entries, "
+                           + "\(disk.totalSize) of \(disk.sizeLimit) bytes")
+        } while disk.totalSize + entrySize <= disk.sizeLimit && count < 64
+        return count
+    }
+}
+
 /// Regular files below a directory (the DISK checks look for leftovers and file names).
 enum DirectoryScan {
     struct File {
@@ -92,5 +171,16 @@ enum DirectoryScan {
             if values.isRegularFile == true { files.append(File(url: url, size: values.fileSize ?? 0)) }
         }
         return files
+    }
+
+    /// `directory` and every directory below it.
+    static func directories(in directory: URL) throws -> [URL] {
+        var found = [directory]
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isDirectoryKey])
+        else { return found }
+        for case let url as URL in walker where try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true {
+            found.append(url)
+        }
+        return found
     }
 }

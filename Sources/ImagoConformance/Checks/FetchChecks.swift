@@ -29,23 +29,35 @@ extension ConformanceCheck {
         },
         ConformanceCheck("FETCH-2", "Download-to-file never holds the whole body in memory: it is on disk as it arrives.",
                          requires: .downloadsToFile) { run in
-            let big = run.images.big
+            // A 32 MiB valid PNG (small pixels, large private chunks), held by the server a
+            // little before its end: by then the whole body but that tail has arrived, and what
+            // the process holds is measured against a baseline taken before the load.
+            let image = run.images.small
+            let body = PaddedPNG.bytes(image, chunks: 32)
+            let stallAt = body.count - 256 * 1024
             let stall = Gate()
-            let source = run.route("big.png", big, faults: Faults(stallAfterBytes: big.bytes.count * 3 / 4, gate: stall))
+            let source = run.route("big.png", Route(body: body, contentType: "image/png", faults: Faults(
+                stallAfterBytes: stallAt, gate: stall, headers: ["Cache-Control": CheckRun.cacheableForADay])))
             let (model, recorder) = run.model(try run.loader(), source)
+            let baseline = HeapUsage.bytesInUse()
             model.load()
-            try await run.server.counters.waitUntil { $0.bodyBytesSent(for: source.url.path) >= big.bytes.count * 3 / 4 }
+            try run.expect(model.phase.name == "loading", "load(): the phase is \(model.phase), expected loading")
+            try await run.server.counters.waitUntil(timeout: .seconds(30)) { $0.bodyBytesSent(for: source.url.path) >= stallAt }
             // A loader may download into its temporary directory or straight into its disk
             // cache's directory (Imago does, to rename the finished file into the cache).
             let directories = [run.context.temporaryDirectory, run.context.cacheDirectory]
-            func partials() -> [DirectoryScan.File] {
-                directories.flatMap { (try? DirectoryScan.files(in: $0)) ?? [] }.filter { $0.size >= big.bytes.count / 2 }
+            func partials(atLeast size: Int) -> [DirectoryScan.File] {
+                directories.flatMap { (try? DirectoryScan.files(in: $0)) ?? [] }.filter { $0.size >= size }
             }
             var midTransfer: [DirectoryScan.File] = []
-            let onDisk = await waitUntil(timeout: .seconds(5)) {
-                midTransfer = partials()
+            // Everything sent is on disk but for what a writer may still buffer (1 MiB at most).
+            let onDisk = await waitUntil(timeout: .seconds(10)) {
+                midTransfer = partials(atLeast: stallAt - (1 << 20))
                 return !midTransfer.isEmpty
             }
+            let held = HeapUsage.bytesInUse()
+            let growth = baseline.flatMap { before in held.map { $0 - before } }
+            try run.expect(model.phase.name == "loading", "while the body's tail is held the phase is \(model.phase)")
             stall.open()
             try await run.expectTerminal(recorder, "download")
             // Afterwards: nothing in the temporary directory, and each file that held the
@@ -53,12 +65,18 @@ extension ConformanceCheck {
             // place); a partial file still there is a leak.
             let leftPartials = midTransfer.filter { file in
                 guard let size = try? file.url.resourceValues(forKeys: [.fileSizeKey]).fileSize else { return false }
-                return size != big.bytes.count
+                return size != body.count
             }
             let left = try DirectoryScan.files(in: run.context.temporaryDirectory).count + leftPartials.count
-            run.note("\(big.bytes.count / 2)+ bytes on disk mid-transfer: \(onDisk); \(model.phase); temporary files left \(left)")
+            run.note("\(stallAt) of \(body.count) bytes sent, on disk: \(onDisk); \(HeapUsage.source) grew by "
+                     + "\(growth.map(String.init) ?? "unknown") bytes; \(model.phase); temporary files left \(left)")
             try run.expect(onDisk, "the received bytes were not in a file under the temporary or cache directory mid-transfer: write the body to a file in LoaderContext.temporaryDirectory as it arrives, or do not declare .downloadsToFile")
-            try run.expectSuccess(model.phase, big, "download")
+            // A quarter of what was sent: far above the transport's buffers, far below a body
+            // (or a copy of it) kept in memory.
+            guard let growth else { throw CheckFailed(reason: "the process's memory use could not be read") }
+            try run.expect(growth < stallAt / 4, "the process held \(growth) more bytes with \(stallAt) of the body "
+                           + "received: the body is kept in memory, not only on disk; write each chunk to the file and let it go")
+            try run.expectSuccess(model.phase, image, "download")
             try run.expect(left == 0, "\(left) temporary or partial files left after the download: move the finished file into the cache or delete it, and delete partial files")
         },
     ]

@@ -31,20 +31,38 @@ extension ConformanceCheck {
         },
         ConformanceCheck("MEM-2", "An image over the per-entry limit is not inserted, evicts nothing, still succeeds.",
                          requires: .memoryCache) { run in
-            let (large, tiny) = (run.images.large, run.images.tiny1)
-            run.context.memoryCostLimit = large.decodedByteCount * 4
-            run.context.memoryEntryCostLimit = large.decodedByteCount / 2
+            let large = run.images.large
+            // Room for two large images in all, but one is over the per-entry limit. The cache is
+            // filled with small entries until the next would not fit, so a cache that makes room
+            // for the oversized image before refusing it has to evict.
+            run.context.memoryCostLimit = large.decodedByteCount * 2
+            run.context.memoryEntryCostLimit = large.decodedByteCount - 1
             let loader = try run.loader()
             guard let cache = loader.memoryCache else { throw CheckFailed(reason: "declares .memoryCache but has no probe: return a MemoryCacheProbe from LoaderUnderTest.memoryCache, or do not declare .memoryCache") }
-            let small = run.route("tiny.png", tiny)
-            let oversized = run.route("large.png", large)
-            _ = try await run.loadToEnd(loader, small, "tiny")
+            var fill: [ConformanceSource] = []
+            var entryCost = 0
+            repeat {
+                let source = run.route("fill-\(fill.count).png", run.images.series(fill.count))
+                let before = cache.totalCost
+                let (model, _) = try await run.loadToEnd(loader, source, "fill \(fill.count)")
+                try run.expectSuccess(model.phase, run.images.series(fill.count), "fill \(fill.count)")
+                fill.append(source)
+                entryCost = max(entryCost, cache.totalCost - before)
+                let held = fill.filter { cache.contains($0) }.count
+                try run.expect(held == fill.count && cache.totalCost <= cache.costLimit,
+                               "filling: after \(fill.count) small loads the cache holds \(held) of them, cost "
+                               + "\(cache.totalCost) of \(cache.costLimit)")
+            } while cache.totalCost + entryCost <= cache.costLimit && fill.count < 64
             let costBefore = cache.totalCost
+            let oversized = run.route("large.png", large)
             let (model, _) = try await run.loadToEnd(loader, oversized, "oversized")
-            run.note("cost before \(costBefore), after \(cache.totalCost); oversized \(model.phase)")
+            let kept = fill.filter { cache.contains($0) }.count
+            run.note("limit \(cache.costLimit), filled with \(fill.count) entries to cost \(costBefore); after the "
+                     + "oversized load cost \(cache.totalCost), \(kept) of them kept; \(model.phase)")
             try run.expectSuccess(model.phase, large, "oversized load")
             try run.expect(!cache.contains(oversized), "the oversized image was inserted: refuse images over LoaderContext.memoryEntryCostLimit")
-            try run.expect(cache.contains(small) && cache.totalCost == costBefore, "the oversized insert evicted something: check the per-entry limit before evicting, so a refused image evicts nothing")
+            try run.expect(kept == fill.count && cache.totalCost == costBefore,
+                           "the oversized image evicted \(fill.count - kept) entries before it was refused: check the per-entry limit before evicting")
         },
         ConformanceCheck("MEM-3", "Trimming drops the least recently used first and leaves the cache consistent.",
                          requires: .memoryCache) { run in

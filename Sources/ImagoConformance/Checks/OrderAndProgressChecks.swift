@@ -19,18 +19,31 @@ extension ConformanceCheck {
             try run.expect(offMain == 0, "\(offMain) publications off the main actor: publish every phase on the main actor (a @MainActor model, or MainActor.run around each publication)")
         },
         ConformanceCheck("ORDER-2", "A late observer first receives the current phase.") { run in
-            let (gate, _, models) = try await run.startHeldLoad("late.png", run.images.small, loader: try run.loader())
+            let loader = try run.loader()
+            let (gate, _, models) = try await run.startHeldLoad("late.png", run.images.small, loader: loader)
             let (model, recorder) = models[0]
-            let whileLoading = PhaseRecorder(model)
-            let loadingFirst = await whileLoading.waitUntil { !$0.isEmpty }
+            try run.expect(model.phase.name == "loading", "load(): the phase while the response is held is \(model.phase)")
+            // A late observer through `observe(_:)` and, when the model has one, through its
+            // public stream, both attached in one main-actor turn: both must start with the
+            // current phase and then see exactly what the first observer sees.
+            let whileLoading = LateObservers(model, after: recorder)
+            defer { whileLoading.stop() }
+            try await whileLoading.expectCurrentFirst(model.phase, "an observer attached while loading", run)
             gate.open()
             try await run.expectTerminal(recorder, "load")
-            let afterEnd = PhaseRecorder(model)
-            let terminalFirst = await afterEnd.waitUntil { !$0.isEmpty }
-            run.note("observer while loading got \(whileLoading.phases.first?.description ?? "nothing") first; "
-                     + "after the end \(afterEnd.phases.first?.description ?? "nothing")")
-            try run.expect(loadingFirst && whileLoading.phases.first?.name == "loading", "a late observer missed loading: observe(_:) must call the observer with the current phase at once, then with every later one")
-            try run.expect(terminalFirst && afterEnd.phases.first == model.phase, "a late observer missed the terminal phase: observe(_:) must call the observer with the current phase at once, then with every later one")
+            try await whileLoading.expectSameAsEarlier(recorder, "an observer attached while loading", run)
+
+            let afterEnd = LateObservers(model, after: recorder)
+            defer { afterEnd.stop() }
+            try await afterEnd.expectCurrentFirst(model.phase, "an observer attached after the terminal phase", run)
+            // Then a later load of another source: the late observers see it in order too.
+            model.setSource(run.route("next.png", run.images.other))
+            model.load()
+            try await run.expectTerminal(recorder, count: 2, "load of the next source")
+            try run.expectSuccess(model.phase, run.images.other, "load of the next source")
+            try await afterEnd.expectSameAsEarlier(recorder, "an observer attached after the terminal phase", run)
+            run.note("first observer \(recorder.transcript); attached while loading \(whileLoading.transcript); "
+                     + "after the end \(afterEnd.transcript)")
         },
     ]
 

@@ -52,7 +52,9 @@ extension ConformanceCheck {
             backingOff.load()
             let inBackOff = await waitUntil { clock.sleeperCount > sleepersBefore }
             try run.expect(inBackOff, "never waited on the injected clock after a 503: with .injectableClock the back-off must sleep on LoaderContext.clock")
+            try run.expectPhase(backingOff, "loading", after: "a 503 whose retry waits in back-off")
             backingOff.cancel()
+            try run.expectPhase(backingOff, "empty", after: "cancel() during back-off")
             clock.advance(by: .seconds(600))
             _ = await waitUntil(timeout: .seconds(5)) { clock.sleeperCount == sleepersBefore }
             await run.settle()

@@ -12,6 +12,7 @@ extension ConformanceCheck {
             model.load()
             try await gate.waitUntilHeld()
             model.load()
+            try run.expectPhase(model, "loading", after: "a repeated load() while the request is held")
             gate.open()
             try await run.expectTerminal(recorder, "load a")
             let decodes = loader.decodeCount
@@ -29,6 +30,7 @@ extension ConformanceCheck {
             switching.load()
             try await holdA.waitUntilHeld()
             switching.setSource(b)
+            try run.expectPhase(switching, "empty", after: "setSource(b) while a loads")
             switching.load()
             let sawB = await switchingRecorder.waitUntil { $0.last?.image == run.images.other.fingerprint }
             holdA.open()
@@ -50,6 +52,9 @@ extension ConformanceCheck {
             let (gate, _, models) = try await run.startHeldLoad("shared.png", run.images.small, loader: loader, models: 3)
             models[0].0.cancel()
             models[1].0.cancel()
+            try run.expectPhase(models[0].0, "empty", after: "cancel() of subscriber 1 of 3")
+            try run.expectPhase(models[1].0, "empty", after: "cancel() of subscriber 2 of 3")
+            try run.expectPhase(models[2].0, "loading", after: "the other two subscribers cancelled")
             gate.open()
             try await run.expectTerminal(models[2].1, "remaining subscriber")
             run.note("remaining subscriber \(models[2].1.transcript)")
@@ -71,15 +76,49 @@ extension ConformanceCheck {
             try run.expect(closed, "cancelling every subscriber did not cancel the transport request: when the last subscriber leaves, cancel the URLSession or HTTP task itself, not only the Swift task awaiting it")
         },
         ConformanceCheck("SHARE-4", "Joining right after everyone cancelled gets a success.") { run in
+            // The server holds every response head, so the torn-down work is still waiting on it
+            // when the rejoiner comes: a correct loader starts fresh work, whose own request
+            // reaches the server while the gate is still shut; a loader that attaches the
+            // rejoiner to the torn-down work makes no request and hands it that work's end.
+            // When the torn-down work ends is the loader's business (it need not wait for the
+            // server), so the race is run in several rounds, the rejoiner coming in the same
+            // main-actor turn as the teardown or a few turns after it.
             let loader = try run.loader()
-            let (gate, source, firsts) = try await run.startHeldLoad("rejoin.png", run.images.small, loader: loader)
-            firsts[0].model.cancel()
-            let (second, recorder) = run.model(loader, source)
-            second.load()
-            gate.open()
-            try await run.expectTerminal(recorder, "rejoining load")
-            run.note("rejoining subscriber \(recorder.transcript), requests \(run.requests(source))")
-            try run.expectSuccess(second.phase, run.images.small, "rejoining load")
+            for round in 0..<Self.rejoinRounds {
+                let (gate, source, firsts) = try await run.startHeldLoad("rejoin-\(round).png", run.images.small, loader: loader)
+                firsts[0].model.cancel()
+                try run.expect(firsts[0].model.phase.failure == nil,
+                               "round \(round): cancel() published \(firsts[0].model.phase)")
+                for _ in 0..<(round % 4) { await Task.yield() }
+                let (second, recorder) = run.model(loader, source)
+                second.load()
+                try run.expect(second.phase.name == "loading", "round \(round): the rejoining load() published \(second.phase)")
+                // Held until the rejoiner's own request is at the server, or it stopped loading
+                // without one (ended, or dropped back to empty with the old work's cancellation).
+                _ = await waitUntil(timeout: .seconds(5)) { gate.totalHeld >= 2 || recorder.phases.last?.name != "loading" }
+                let freshRequest = gate.totalHeld >= 2
+                let early = recorder.transcript
+                gate.open()
+                // Until it ends, or drops back to empty: the sign of a cancellation it was handed.
+                let settled = await recorder.waitUntil { phases in
+                    phases.last?.isTerminal == true || (phases.count > 2 && phases.last == .empty)
+                }
+                try run.expect(settled, "round \(round): rejoining load: no terminal phase within 10 s; phases \(recorder.transcript)")
+                try run.expect(recorder.phases.last?.isTerminal == true,
+                               "round \(round): the rejoiner went back to empty without a terminal phase "
+                               + "(\(recorder.transcript)): it was handed the torn-down work's cancellation")
+                if round == 0 || second.phase.image == nil {
+                    run.note("round \(round): rejoiner before the release \(early), then \(recorder.transcript), "
+                             + "requests \(run.requests(source))")
+                }
+                try run.expect(freshRequest, "round \(round): the rejoiner made no request of its own while the server "
+                               + "held everything (phases \(early)): it was attached to the torn-down work, or to "
+                               + "work that was not torn down when everyone cancelled")
+                try run.expectSuccess(second.phase, run.images.small, "round \(round): rejoining load")
+            }
         },
     ]
+
+    /// SHARE-4's rounds: each is a few milliseconds.
+    static let rejoinRounds = 24
 }

@@ -9,9 +9,13 @@ extension ConformanceCheck {
             let (gate, a, models) = try await run.startHeldLoad("a.png", run.images.small, loader: loader)
             let (model, recorder) = models[0]
             let b = run.route("b.png", run.images.other)
+            try run.expectPhase(model, "loading", after: "load() of A")
             model.setSource(b)
+            try run.expectPhase(model, "empty", after: "setSource(B) while A loads")
             let changedAt = recorder.count
             model.load()
+            try run.expect(model.phase.image != run.images.small.fingerprint && model.phase.failure == nil,
+                           "right after load() of B the phase is \(model.phase)")
             try await run.expectTerminal(recorder, "load b")
             let decodesBefore = loader.decodeCount
             gate.open()

@@ -21,6 +21,14 @@ final class RecordingModel: ModelUnderTest {
         log.record("\(label): observer attached")
     }
 
+    /// Forwarded, never left to the protocol's default: a wrapper answering nil would hide the
+    /// model's stream from ORDER-2.
+    var phases: AsyncStream<ObservedPhase>? {
+        let stream = inner.phases
+        if stream != nil { log.record("\(label): phases stream subscribed") }
+        return stream
+    }
+
     func load() {
         inner.load()
         record("load()")

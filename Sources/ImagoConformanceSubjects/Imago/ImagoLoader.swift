@@ -70,6 +70,19 @@ final class ImagoModel: ModelUnderTest {
         model.observe { phase in observer(ImagoPhases.observed(phase)) }
     }
 
+    /// The public `ImageLoadingModel.phases` stream, mapped phase by phase; ending iteration
+    /// ends the underlying subscription.
+    var phases: AsyncStream<ObservedPhase>? {
+        let source = model.phases
+        return AsyncStream { continuation in
+            let relay = Task { @MainActor in
+                for await phase in source { continuation.yield(ImagoPhases.observed(phase)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in relay.cancel() }
+        }
+    }
+
     func load() { model.load() }
     func cancel() { model.cancel() }
     func retry() { model.retry() }

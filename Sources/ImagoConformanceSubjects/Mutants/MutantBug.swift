@@ -15,6 +15,7 @@ public enum MutantBug: String, CaseIterable, Sendable {
     case truncatedBodyAccepted = "truncated-body-accepted"
     case madeUpProgressTotal = "made-up-progress-total"
     case publishesOffMainActor = "publishes-off-main-actor"
+    case storesBeforeValidation = "stores-before-validation"
 
     /// What the bug does, for the report and the README.
     public var summary: String {
@@ -34,6 +35,7 @@ public enum MutantBug: String, CaseIterable, Sendable {
         case .truncatedBodyAccepted: "a connection closed mid-body is taken for the end of the body"
         case .madeUpProgressTotal: "without a Content-Length, the bytes so far are reported as the total"
         case .publishesOffMainActor: "terminal phases reach observers from a background thread"
+        case .storesBeforeValidation: "bytes are stored before they are decoded, and removed only after the decode fails"
         }
     }
 
@@ -42,8 +44,8 @@ public enum MutantBug: String, CaseIterable, Sendable {
         switch self {
         case .noCoalescing: ["SHARE-2"]
         case .firstLeaverCancelsSharedFetch: ["SHARE-3"]
-        case .cancellationPublishedAsFailure: ["TRANS-3", "TRANS-4", "RETRY-2"]
-        case .resultPublishedAfterCancel: ["TRANS-3", "SHARE-3", "RETRY-2"]
+        case .cancellationPublishedAsFailure: ["TRANS-2", "TRANS-3", "TRANS-4", "TRANS-5", "SHARE-3", "RETRY-2"]
+        case .resultPublishedAfterCancel: ["TRANS-3", "SHARE-3", "SHARE-4", "RETRY-2"]
         case .asynchronousMemoryHit: ["CACHE-1"]
         case .errorBodyDecoded: ["ERR-1", "RETRY-1", "RETRY-2"]
         case .failuresCached: ["ERR-4", "RETRY-3"]
@@ -55,6 +57,7 @@ public enum MutantBug: String, CaseIterable, Sendable {
         case .truncatedBodyAccepted: ["ERR-3"]
         case .madeUpProgressTotal: ["PROGRESS-1"]
         case .publishesOffMainActor: ["ORDER-1"]
+        case .storesBeforeValidation: ["DISK-3"]
         }
     }
 }

@@ -119,10 +119,13 @@ final class ToyLoader: LoaderUnderTest {
                 let delay = context.retryDelay * (1 << (retries - 1))
                 do { try await context.clock.sleep(for: delay) } catch { return .failure(.cancelled) }
             case .body(let data, let storable):
-                if storable { disk.write(data, for: source.url) }
+                if storable && bugs.contains(.storesBeforeValidation) { disk.write(data, for: source.url) }
                 let decoded = await decode(data, source)
                 switch decoded {
-                case .success(let image): memory.insert(image, forKey: Self.key(source))
+                case .success(let image):
+                    // Only bytes that decoded are stored (DISK-3).
+                    if storable && !bugs.contains(.storesBeforeValidation) { disk.write(data, for: source.url) }
+                    memory.insert(image, forKey: Self.key(source))
                 case .failure: disk.remove(source.url)
                 }
                 return decoded

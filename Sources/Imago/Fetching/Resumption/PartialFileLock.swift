@@ -22,6 +22,9 @@ final class PartialFileLock: Sendable {
             guard fd >= 0 else { return nil }
             var locked = flock(fd, LOCK_EX | LOCK_NB)
             while locked != 0, errno == EINTR { locked = flock(fd, LOCK_EX | LOCK_NB) }
+            #if IMAGO_MUTANTS
+            if Mutation.on(.diskPartialLockIgnored) { locked = 0 }
+            #endif
             guard locked == 0 else {
                 close(fd)
                 return nil
