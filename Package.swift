@@ -22,9 +22,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
-        // The Linux transport (AsyncHTTPClientTransport). NIOSSL and NIOHTTPCompression come
-        // with it; they are named here only because a target may use a product of a package
-        // it declares (pinned to the versions async-http-client resolves to).
+        // The Linux transport (AsyncHTTPClientTransport). NIOSSL (the transport's TLS) and
+        // NIOHTTPCompression (the test server's gzip) come with it; they are named here only
+        // because a target may use a product of a package it declares (pinned to the versions
+        // async-http-client resolves to).
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),

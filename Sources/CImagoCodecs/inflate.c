@@ -6,7 +6,10 @@
 
 struct imago_inflate {
     z_stream stream;
-    int ended;
+    /* The stream (or its last gzip member) is complete; another member may follow. */
+    int complete;
+    /* Bytes after the end that do not begin a gzip member: ignored from then on. */
+    int ignoring;
 };
 
 imago_inflate *imago_inflate_create(void) {
@@ -26,7 +29,22 @@ imago_inflate_status imago_inflate_step(imago_inflate *inflater, const uint8_t *
                                         size_t *produced) {
     *consumed = 0;
     *produced = 0;
-    if (inflater->ended) return IMAGO_INFLATE_END;
+    if (inflater->ignoring) {
+        *consumed = input_length;
+        return IMAGO_INFLATE_END;
+    }
+    if (inflater->complete) {
+        if (input_length == 0) return IMAGO_INFLATE_END;
+        /* A gzip body may hold several members, one after the other (RFC 1952 §2.2). */
+        if (input[0] == 0x1f && (input_length < 2 || input[1] == 0x8b)) {
+            if (inflateReset(&inflater->stream) != Z_OK) return IMAGO_INFLATE_CORRUPT;
+            inflater->complete = 0;
+        } else {
+            inflater->ignoring = 1;
+            *consumed = input_length;
+            return IMAGO_INFLATE_END;
+        }
+    }
     uInt input_step = input_length > UINT_MAX ? UINT_MAX : (uInt)input_length;
     uInt output_step = output_capacity > UINT_MAX ? UINT_MAX : (uInt)output_capacity;
     inflater->stream.next_in = (Bytef *)input;
@@ -41,7 +59,7 @@ imago_inflate_status imago_inflate_step(imago_inflate *inflater, const uint8_t *
     case Z_BUF_ERROR: /* no progress possible without more input or room: not an error */
         return IMAGO_INFLATE_MORE;
     case Z_STREAM_END:
-        inflater->ended = 1;
+        inflater->complete = 1;
         return IMAGO_INFLATE_END;
     case Z_MEM_ERROR:
         return IMAGO_INFLATE_NO_MEMORY;

@@ -9,10 +9,11 @@ extension GzipFile {
     /// where a client that stops at the encoded Content-Length counted in decoded bytes cuts the
     /// body short. (`stored(_:)` gives the opposite case: a stream a little larger.)
     ///
-    /// Why NIOHTTPCompression's response compressor in an `EmbeddedChannel`: it is the zlib that
-    /// Imago links anyway (its transport undoes encodings with the matching decompressor), so
-    /// the server needs no zlib binding of its own. The compressor only compresses for a
-    /// request that accepts gzip, hence the request head written first.
+    /// Why NIOHTTPCompression's response compressor in an `EmbeddedChannel` (created and used on
+    /// this one thread, as an embedded channel must be): the server needs no zlib binding of its
+    /// own, and it is an encoder independent of Imago's decoder (`imago_inflate_*`). The
+    /// compressor only compresses for a request that accepts gzip, hence the request head
+    /// written first.
     public static func compressed(_ bytes: [UInt8]) throws -> [UInt8] {
         let channel = EmbeddedChannel(handler: HTTPResponseCompressor())
         defer { _ = try? channel.finish() }

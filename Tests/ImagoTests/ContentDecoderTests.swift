@@ -58,6 +58,18 @@ final class ContentDecoderTests: XCTestCase {
         XCTAssertEqual(try decode(wire + Array("trailer".utf8), .gzip, chunk: 333).bytes, body)
     }
 
+    func testEveryGzipMemberIsDecodedInTurn() throws {
+        let first = Array(body.prefix(100_000)), second = Array(body.suffix(50_000))
+        let wire = try Compressor.compress(first, "gzip") + Compressor.compress(second, "gzip")
+        for chunk in [1, 4096, wire.count] {
+            XCTAssertEqual(try decode(wire, .gzip, chunk: chunk).bytes, first + second, "chunks of \(chunk)")
+        }
+        let cut = try Compressor.compress(first, "gzip") + Compressor.compress(second, "gzip").prefix(20)
+        XCTAssertThrowsError(try decode(Array(cut), .gzip, chunk: 512)) { error in
+            XCTAssertEqual(error as? FetchError, .transport("undoing Content-Encoding gzip: the compressed stream ended early"))
+        }
+    }
+
     func testTheLimitStopsABombWithoutInflatingItAll() throws {
         let wire = try Compressor.compress([UInt8](repeating: 0, count: 16 << 20), "gzip")
         XCTAssertThrowsError(try decode(wire, .gzip, chunk: wire.count, limit: 1 << 20)) { error in

@@ -10,7 +10,7 @@ typedef struct imago_inflate imago_inflate;
 
 typedef enum {
     IMAGO_INFLATE_MORE = 0,      /* wants more input, or more room for output */
-    IMAGO_INFLATE_END = 1,       /* the compressed stream is complete */
+    IMAGO_INFLATE_END = 1,       /* complete so far: the stream (or a gzip member) ended */
     IMAGO_INFLATE_CORRUPT = -1,  /* not a gzip/zlib stream, or corrupt */
     IMAGO_INFLATE_NO_MEMORY = -2
 } imago_inflate_status;
@@ -19,7 +19,8 @@ typedef enum {
 imago_inflate *imago_inflate_create(void);
 
 /* Inflates from `input` into `output`; `*consumed` input and `*produced` output bytes are set on
- * every return. After IMAGO_INFLATE_END, further calls consume and produce nothing. */
+ * every return. After IMAGO_INFLATE_END, input that begins another gzip member is inflated as
+ * such; any other bytes after the end are consumed and ignored. */
 imago_inflate_status imago_inflate_step(imago_inflate *stream, const uint8_t *input, size_t input_length,
                                         size_t *consumed, uint8_t *output, size_t output_capacity,
                                         size_t *produced);

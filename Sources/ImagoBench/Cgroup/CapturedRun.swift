@@ -18,12 +18,15 @@ public enum CapturedRun {
         var end: ChildEnd { ChildEnd(exitStatus: exitStatus, signal: signal, timedOut: timedOut) }
     }
 
-    /// Runs `executable` with `arguments`; after `timeout` the process is killed (by its own
-    /// pid, never by name), so a hung workload cannot hang the bench.
-    public static func run(_ executable: String, _ arguments: [String], timeout: Duration) throws -> Ending {
+    /// Runs `executable` with `arguments` (and `environment`, default: this process's); after
+    /// `timeout` the process is killed (by its own pid, never by name), so a hung workload
+    /// cannot hang the bench.
+    public static func run(_ executable: String, _ arguments: [String], timeout: Duration,
+                           environment: [String: String]? = nil) throws -> Ending {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -21,7 +21,7 @@ struct MutantRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("subject"), help: "Imago configuration to run against (repeatable).")
     var subjects: [String] = []
 
-    @Option(help: "Runs of the bug's rule, the first of them with every other rule too.")
+    @Option(help: "Runs of the bug's rule, the first of them with every other rule too (default 20).")
     var runs = 20
 
     @MainActor
@@ -47,7 +47,7 @@ struct MutantRunCommand: AsyncParsableCommand {
             var evidence: String?
             func tally(_ report: SubjectReport) {
                 guard let rule = planted?.rule, let result = report.result(for: rule) else { return }
-                if evidence == nil || result.status == .fail && caught == 0 { evidence = result.evidence }
+                if caught == 0 { evidence = result.evidence }   // the first catch, or the last miss
                 if result.status == .fail { caught += 1 }
             }
             tally(first)

@@ -43,7 +43,8 @@ struct MutantsCommand: AsyncParsableCommand {
         for name in only where !PipelineMutants.all.contains(where: { $0.name == name }) {
             throw ValidationError("unknown mutant \(name); known: \(PipelineMutants.all.map(\.name).joined(separator: ", "))")
         }
-        let executable = CommandLine.arguments[0]
+        // This very binary (a bare `imago` from PATH would not resolve for a child).
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
         let started = ContinuousClock.now
         let controlSubjects = Array(Set(selected.flatMap(\.subjects))).sorted()
         var rows: [MutantsReport.Row] = []
@@ -65,11 +66,18 @@ struct MutantsCommand: AsyncParsableCommand {
     }
 
     #if IMAGO_MUTANTS
+    /// Runs one child in a temporary directory of its own (its TMPDIR), removed afterwards: a
+    /// child killed by its timeout or by the bug leaves its check directories there.
     private func child(_ executable: String, mutant: String?, subjects: [String]) -> MutantsReport.Outcome {
         var arguments = ["mutant-run", "--runs", String(runs)] + subjects.flatMap { ["--subject", $0] }
         if let mutant { arguments += ["--mutant", mutant] }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imago-mutant-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: scratch) }
         do {
-            let ending = try CapturedRun.run(executable, arguments, timeout: .seconds(timeout))
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            var environment = ProcessInfo.processInfo.environment
+            environment["TMPDIR"] = scratch.path
+            let ending = try CapturedRun.run(executable, arguments, timeout: .seconds(timeout), environment: environment)
             if ending.exitStatus == 0, let result = try? JSONDecoder().decode(MutantRunResult.self, from: ending.standardOutput) {
                 return .finished(result)
             }

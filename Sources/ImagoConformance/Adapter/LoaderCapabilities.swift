@@ -29,6 +29,10 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// - Honour `diskSizeLimit` (the probe's `sizeLimit` reports it): the bytes really in the
     ///   directory stay within it after every write, keeping as many recent entries as fit.
     /// - File names are a hash of the key; two loaders writing one key leave one complete entry.
+    ///   DISK-3 watches the directory: an entry's file name starts with the 64 hex digits of the
+    ///   key's SHA-256; a file still being written starts with `.` or ends in `.tmp`, `.part`
+    ///   (or `.temp`, `.partial`, `.download`, `.incomplete`), and only those may appear and go
+    ///   during a load that fails.
     /// - Store only complete, decodable bodies (no error pages, truncated or empty bodies), and
     ///   never a `Cache-Control: no-store` response.
     /// - An entry that does not decode is a miss: removed and fetched again.

@@ -78,7 +78,13 @@ extension ConformanceCheck {
             let loader = try run.loader()
             guard let disk = loader.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe") }
             let good = try await Self.fillDisk(run, loader, disk)
-            let goodFiles = try DirectoryScan.files(in: run.context.cacheDirectory).map { "\($0.url.path):\($0.size)" }
+            // Entry files only: a journal or index beside them may change with every load.
+            let cacheDirectory = run.context.cacheDirectory
+            func entryFiles() throws -> [String] {
+                try DirectoryScan.files(in: cacheDirectory).filter { Self.namesEntry($0.url.lastPathComponent) }
+                    .map { "\($0.url.path):\($0.size)" }
+            }
+            let goodFiles = try entryFiles()
             let big = run.images.big
             let page = Array("<html>not an image</html>".utf8)
             let largePage = page + Array(repeating: UInt8(ascii: " "), count: disk.sizeLimit / 2 - page.count)
@@ -96,7 +102,7 @@ extension ConformanceCheck {
                 let (model, _) = try await run.loadToEnd(loader, source, name)
                 try run.expect(model.phase.failure != nil, "\(name): expected a failure, got \(model.phase)")
                 let renamed = watch.events().filter { Self.namesEntry($0.name) }
-                let files = try DirectoryScan.files(in: run.context.cacheDirectory).map { "\($0.url.path):\($0.size)" }
+                let files = try entryFiles()
                 let lost = goodFiles.filter { !files.contains($0) }
                 run.note("\(name): entries \(disk.entryCount), entry files written \(renamed), good files lost \(lost.count)")
                 try run.expect(renamed.isEmpty, "\(name): the failed load wrote entry files (\(renamed)) into the cache "
@@ -129,10 +135,15 @@ extension ConformanceCheck {
 extension ConformanceCheck {
     /// Whether a file name is an entry's rather than a temporary's: DISK-2 names entries by the
     /// SHA-256 of their key, so an entry's file names start with 64 hex digits (`<hash>`,
-    /// `<hash>.meta`); a temporary's start otherwise (`.tmp-<UUID>`, `.tmp-partial-<hash>`).
+    /// `<hash>.meta`); a temporary's start otherwise (`.tmp-<UUID>`, `.tmp-partial-<hash>`) or
+    /// end in one of `temporarySuffixes` (`<hash>.tmp`, `<hash>.part`).
     static func namesEntry(_ name: String) -> Bool {
-        name.count >= 64 && name.prefix(64).allSatisfy(\.isHexDigit)
+        guard name.count >= 64, name.prefix(64).allSatisfy(\.isHexDigit) else { return false }
+        return !temporarySuffixes.contains { name.lowercased().hasSuffix($0) }
     }
+
+    /// Endings that mark a file still being written, not an entry.
+    static let temporarySuffixes = [".tmp", ".temp", ".part", ".partial", ".download", ".incomplete"]
 
     /// Loads distinct small images until the next would not fit under the disk cache's size
     /// limit; fails if filling evicted any. Returns the number of entries held.

@@ -23,6 +23,8 @@ enum HeapUsage {
     static var source: String { mallocInfoBytesInUse() != nil ? "glibc malloc_info (live allocations)" : "RSS" }
 
     private static func mallocInfoBytesInUse() -> Int? {
+        // Under a sanitizer malloc is the sanitizer's, and glibc's arenas see next to nothing.
+        guard dlsym(nil, "__tsan_init") == nil, dlsym(nil, "__asan_init") == nil else { return nil }
         guard let symbol = dlsym(nil, "malloc_info") else { return nil }   // nil is RTLD_DEFAULT on glibc
         let mallocInfo = unsafeBitCast(symbol, to: MallocInfo.self)
         var buffer: UnsafeMutablePointer<CChar>?

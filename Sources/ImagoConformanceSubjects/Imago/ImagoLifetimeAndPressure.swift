@@ -24,7 +24,8 @@ final class ImagoLifetimeProbe: LifetimeProbe {
     init(_ loader: ImagoLoader) { self.loader = loader }
 
     var loaderObjects: [AnyObject] {
-        var objects: [AnyObject] = [loader.pipeline, loader.pressureMonitor]
+        var objects: [AnyObject] = [loader.pipeline]
+        if let monitor = loader.pressureMonitor { objects.append(monitor) }
         if let memory = loader.pipeline.configuration.memoryCache { objects.append(memory) }
         if let disk = loader.pipeline.configuration.diskCache { objects.append(disk) }
         return objects

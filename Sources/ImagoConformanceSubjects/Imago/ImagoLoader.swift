@@ -10,8 +10,9 @@ final class ImagoLoader: LoaderUnderTest {
     private let disk: DiskCache?
     /// This loader's own monitor of the process's cgroup (real events arrive as with
     /// `.shared`), so MEM-4's simulated events reach this pipeline alone and no other loader's
-    /// event falls within the monitor's same-level rate limit.
-    let pressureMonitor = MemoryPressureMonitor()
+    /// event falls within the monitor's same-level rate limit. Only with a memory cache (MEM-4
+    /// needs one): each monitor runs a watcher thread, and the suite makes hundreds of loaders.
+    let pressureMonitor: MemoryPressureMonitor?
 
     init(context: LoaderContext, defaultStrategy: LoaderContext.FetchStrategy, caches: ImagoSubjects.Caches) throws {
         if caches.memory {
@@ -30,12 +31,14 @@ final class ImagoLoader: LoaderUnderTest {
         } else {
             disk = nil
         }
+        pressureMonitor = caches.memory ? MemoryPressureMonitor() : nil
         let strategy = context.fetchStrategy ?? defaultStrategy
         pipeline = ImagePipeline(configuration: .init(
             memoryCache: memory, diskCache: disk,
             fetchStrategy: strategy == .file ? .downloadToFile : .inMemory,
             maxConcurrentFetches: context.maxConcurrentFetches ?? 6,
-            memoryPressureMonitor: pressureMonitor,
+            respondsToMemoryPressure: pressureMonitor != nil,
+            memoryPressureMonitor: pressureMonitor ?? .shared,
             retryPolicy: RetryPolicy(maxRetries: context.maxRetries, initialDelay: context.retryDelay),
             clock: context.clock,
             temporaryDirectory: context.temporaryDirectory))
@@ -49,7 +52,7 @@ final class ImagoLoader: LoaderUnderTest {
     var memoryCache: (any MemoryCacheProbe)? { memory.map(ImagoMemoryProbe.init) }
     var diskCache: (any DiskCacheProbe)? { disk.map(ImagoDiskProbe.init) }
     var queuedFetchCount: Int? { pipeline.queuedFetchCount }
-    var memoryPressure: (any MemoryPressureProbe)? { memory == nil ? nil : ImagoPressureProbe(pressureMonitor) }
+    var memoryPressure: (any MemoryPressureProbe)? { pressureMonitor.map(ImagoPressureProbe.init) }
     var lifetime: (any LifetimeProbe)? { ImagoLifetimeProbe(self) }
 
     static func request(_ source: ConformanceSource) -> ImageRequest {

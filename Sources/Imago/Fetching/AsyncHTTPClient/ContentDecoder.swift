@@ -55,12 +55,12 @@ final class ContentDecoder {
 
     deinit { imago_inflate_destroy(stream) }
 
-    /// Decodes `chunk`, handing each decoded piece to `deliver` before decoding on. Bytes after
-    /// the end of the compressed stream are ignored.
+    /// Decodes `chunk`, handing each decoded piece to `deliver` before decoding on. Further gzip
+    /// members are decoded in turn; other bytes after the end of the stream are ignored.
     func decode(_ chunk: ByteBuffer, _ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
         var input = chunk
         sawInput = sawInput || input.readableBytes > 0
-        while input.readableBytes > 0, !ended {
+        while input.readableBytes > 0 {
             var piece = ByteBuffer()
             piece.reserveCapacity(Self.pieceSize)
             var status = IMAGO_INFLATE_MORE
@@ -76,8 +76,9 @@ final class ContentDecoder {
                 }
             }
             input.moveReaderIndex(forwardBy: consumed)
+            ended = status == IMAGO_INFLATE_END
             switch status {
-            case IMAGO_INFLATE_END: ended = true
+            case IMAGO_INFLATE_END: break
             case IMAGO_INFLATE_CORRUPT: throw .transport("undoing Content-Encoding \(encoding.rawValue): corrupt data")
             case IMAGO_INFLATE_NO_MEMORY: throw .transport("undoing Content-Encoding \(encoding.rawValue): out of memory")
             default: break
