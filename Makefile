@@ -112,10 +112,10 @@ conform-repeat: deps
 	  --out .build/conformance-repeat.md --jsonl .build/conformance-repeat.jsonl
 
 # Mutation testing of Imago's own pipeline (issue 13): the bugs planted in Sources/Imago exist
-# only with the `Mutants` package trait, built in a directory of its own (.build-mutants; about
-# 10 minutes the first time on 2 cores, never mixed with .build). Each bug runs in its own process:
+# only with the `Mutants` package trait, built in a directory of its own (.build-mutants; 10 to
+# 17 minutes the first time on 2 cores, never mixed with .build). Each bug runs in its own process:
 # every check once, then its own rule until MUTANT_RUNS runs, into Reports/mutants.md (about
-# 20 minutes at 20 runs). Exit 1 unless every bug is caught by its rule in every run.
+# 30 minutes at 20 runs). Exit 1 unless every bug is caught by its rule in every run.
 # MUTANT_RUNS: runs of each bug's rule (default 20).
 MUTANT_RUNS ?= 20
 .PHONY: mutants

@@ -23,7 +23,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case shareReloadsSameKey = "share-reloads-same-key"
     case shareNoCoalescing = "share-no-coalescing"
     case shareCancelOnFirstLeave = "share-cancel-on-first-leave"
-    case shareRejoinsTornDownWork = "share-rejoins-torn-down-work"
+    case shareReusesCancelledTask = "share-reuses-cancelled-task"
     case shareLeaverKeepsPriority = "share-leaver-keeps-priority"
     case errStatusAfterBody = "err-status-after-body"
     case errNonImageIsTransportError = "err-non-image-is-transport-error"

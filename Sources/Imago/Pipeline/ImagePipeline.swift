@@ -41,6 +41,8 @@ public final class ImagePipeline: Sendable {
     static let registered = Mutex<[ImagePipeline]>([])
     /// `Mutant.errRemembersFailedURLs`'s failed-URL list.
     let failedURLs = Mutex<[URL: ImageLoadingError]>([:])
+    /// `Mutant.shareReusesCancelledTask`'s tasks by key.
+    let reusableTasks = Mutex<[ImageRequestKey: ImageTask]>([:])
     #endif
 
     /// The memory cache's image for `request`, synchronously, or nil (CACHE-1 relies on this).
@@ -67,6 +69,9 @@ public final class ImagePipeline: Sendable {
     /// A memory hit is ready at once.
     public func imageTask(for request: ImageRequest,
                           progress: (@Sendable (FetchProgress) -> Void)? = nil) -> ImageTask {
+        #if IMAGO_MUTANTS
+        if Mutation.on(.shareReusesCancelledTask) { return reusedTask(for: request, progress: progress) }
+        #endif
         let task = ImageTask(request: request)
         task.start { priority in await self.response(for: request, priority: priority, progress: progress) }
         return task

@@ -87,7 +87,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             entry.shared.unsubscribe(id)
             #if IMAGO_MUTANTS
             if entry.subscribers.isEmpty || Mutation.on(.shareCancelOnFirstLeave) {
-                if !Mutation.on(.shareRejoinsTornDownWork) { state.entries[key] = nil }
+                state.entries[key] = nil
                 entry.task?.cancel()
             }
             #else

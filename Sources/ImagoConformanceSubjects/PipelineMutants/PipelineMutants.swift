@@ -59,8 +59,9 @@ public enum PipelineMutants {
               bug: "The task pool never joins running work: each load fetches and decodes."),
         .init(mutant: .shareCancelOnFirstLeave, rule: "SHARE-3", subjects: plain,
               bug: "Shared work is cancelled as soon as any one subscriber leaves."),
-        .init(mutant: .shareRejoinsTornDownWork, rule: "SHARE-4", subjects: plain,
-              bug: "Work cancelled by its last subscriber stays in the pool, and a newcomer joins it."),
+        .init(mutant: .shareReusesCancelledTask, rule: "SHARE-4", subjects: plain,
+              bug: "The pipeline hands out one task per key and forgets it only when it ends with an image or an error, "
+                  + "so a load after everyone cancelled gets the cancelled task."),
         .init(mutant: .shareLeaverKeepsPriority, rule: "SHARE-5", subjects: plain,
               bug: "A subscriber that leaves keeps counting in the shared work's priority."),
         .init(mutant: .errStatusAfterBody, rule: "ERR-1", subjects: bothStrategies,
