@@ -82,7 +82,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         let zeros = [UInt8](repeating: 0, count: 64 << 20)
         let bomb = try Compressor.compress(zeros, "gzip")
         contract.server.setRoute("/bomb", Route(body: bomb, faults: Faults(headers: ["Content-Encoding": "gzip"])))
-        for strategy in FetchStrategy.allCases {
+        for strategy in FetchStrategy.storing {
             transport.inFlight.resetPeak()
             await contract.expectFailure(contract.request("/bomb", strategy, maxSize: 1 << 20)) { $0 == .tooLarge(limit: 1 << 20) }
             XCTAssertLessThan(transport.inFlight.peak, 8 << 20, "\(strategy): decoded far past the limit in one go")

@@ -163,7 +163,7 @@ final class ImageLoadingModelTests: XCTestCase {
         model.setSource(.url(server.url(for: "/slow.png")))
         XCTAssertEqual(model.phase.name, "empty")
         model.load()
-        guard case .loading(_, let previous) = model.phase else { return XCTFail("\(model.phase)") }
+        guard case .loading(_, let previous, _) = model.phase else { return XCTFail("\(model.phase)") }
         XCTAssertNotNil(previous, "the old image may appear only as `previous` (SOURCE-2)")
         try await gate.waitUntilHeld()
         model.setSource(.url(server.url(for: "/b.jpg")))

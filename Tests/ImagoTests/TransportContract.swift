@@ -63,7 +63,7 @@ struct TransportContract {
 
     func bothStrategiesDeliverTheBodyWithMonotoneProgress() async throws {
         server.setRoute("/a.bin", Route(body: body))
-        for strategy in FetchStrategy.allCases {
+        for strategy in FetchStrategy.storing {
             let seen = Mutex<[FetchProgress]>([])
             let result = try await transport.fetch(request("/a.bin", strategy)) { p in seen.withLock { $0.append(p) } }
             if strategy == .downloadToFile, case .data = result.body { XCTFail("expected a file") }
@@ -92,7 +92,7 @@ struct TransportContract {
     func nonSuccessStatusFailsAtTheHead() async throws {
         server.setRoute("/busy", Route(body: body, faults: Faults(status: 503, headers: ["Retry-After": "7"])))
         server.setRoute("/gone", Route(body: body, faults: Faults(status: 404, headers: ["Retry-After": "7"])))
-        for strategy in FetchStrategy.allCases {
+        for strategy in FetchStrategy.storing {
             await expectFailure(request("/missing.jpg", strategy)) { $0 == .httpStatus(404) }
             await expectFailure(request("/busy", strategy)) { $0 == .httpStatus(503, retryAfter: .seconds(7)) && $0.isTransient }
             // Retry-After only counts with a status worth retrying.
@@ -103,7 +103,7 @@ struct TransportContract {
 
     func shortBodyIsATruncationNeverASuccess() async throws {
         server.setRoute("/short", Route(body: body, faults: Faults(closeAfterBytes: 100_000)))
-        for strategy in FetchStrategy.allCases {
+        for strategy in FetchStrategy.storing {
             await expectFailure(request("/short", strategy)) { error in
                 if case .truncated(expected: 300_000, received: let got) = error { return got < 300_000 }
                 return false
@@ -132,7 +132,7 @@ struct TransportContract {
     /// The body is paced (2 s in all) so reading it on after the refusal would be unmistakable.
     func aBodyRefusedAtTheHeadIsNotReadOn() async throws {
         let large = [UInt8](repeating: 7, count: 8 << 20)
-        for strategy in FetchStrategy.allCases {
+        for strategy in FetchStrategy.storing {
             let path = "/refused-\(strategy.rawValue)"
             server.setRoute(path, Route(body: large, faults: Faults(bytesPerSecond: 4 << 20)))
             let closedBefore = server.counters.connectionsClosedByClient
@@ -161,7 +161,7 @@ struct TransportContract {
     }
 
     func cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
-        for strategy in FetchStrategy.allCases {
+        for strategy in FetchStrategy.storing {
             let path = "/stalled-\(strategy.rawValue)"
             server.setRoute(path, Route(body: body, faults: Faults(stallAfterBytes: 50_000)))
             let closedBefore = server.counters.snapshot.connectionsClosedByClient
@@ -206,7 +206,7 @@ struct TransportContract {
     }
 
     func redirectsAreFollowedAndReported() async throws {
-        for strategy in FetchStrategy.allCases {
+        for strategy in FetchStrategy.storing {
             let start = redirectChain("ok-\(strategy.rawValue)", hops: 2)
             let result = try await transport.fetch(request(start, strategy)) { _ in }
             XCTAssertEqual(try bytes(result), body)
@@ -225,7 +225,7 @@ struct TransportContract {
     func aRedirectLoopFailsAsTooManyRedirects() async throws {
         server.setRoute("/loop-a", Route(body: [], faults: Faults(status: 302, headers: ["Location": "/loop-b"])))
         server.setRoute("/loop-b", Route(body: [], faults: Faults(status: 301, headers: ["Location": "/loop-a"])))
-        for strategy in FetchStrategy.allCases {
+        for strategy in FetchStrategy.storing {
             await expectFailure(request("/loop-a", strategy)) { $0 == .tooManyRedirects(limit: 5) && !$0.isTransient }
         }
         XCTAssertEqual(try leftovers(), [])

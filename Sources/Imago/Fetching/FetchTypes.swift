@@ -7,6 +7,34 @@ public enum FetchStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     /// Stream the body to a temporary file as it arrives and decode from the file: the whole
     /// compressed body is never held in memory, which matters for very large images.
     case downloadToFile = "file"
+    /// Hand the body to the decoder as it arrives (`FetchRequest.bodyConsumer`): pixels are ready
+    /// when the last byte is, and no copy of the body is kept (with a disk cache, the bytes are
+    /// also written to the cache's temporary file and published once complete and decoded).
+    case streaming = "stream"
+
+    /// The strategies that hand back a stored body (`FetchResult.Body.data` or `.file`), which
+    /// transport tests inspect; `.streaming` needs a consumer.
+    public static let storing: [FetchStrategy] = [.inMemory, .downloadToFile]
+}
+
+/// Takes a streaming fetch's body piece by piece (`FetchStrategy.streaming`), Content-Encoding
+/// already undone. The transport asks for the next piece only after `consume` returns: a
+/// consumer that waits (for decode memory, say) holds the transfer back through TCP.
+public protocol StreamingBodyConsumer: AnyObject, Sendable {
+    /// Takes the next piece. Throwing stops the transfer (its connection is closed); the fetch
+    /// then fails with the error thrown (`.bodyRefused` by convention).
+    func consume(_ piece: Data) async throws(FetchError)
+}
+
+/// The consumer a streaming request hands its body to; equal only to itself (a request's
+/// identity does not depend on who reads its body).
+public struct BodyConsumerReference: Sendable, Hashable {
+    public let consumer: any StreamingBodyConsumer
+
+    public init(_ consumer: any StreamingBodyConsumer) { self.consumer = consumer }
+
+    public static func == (a: Self, b: Self) -> Bool { a.consumer === b.consumer }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(consumer)) }
 }
 
 /// One HTTP GET the transport performs.
@@ -30,6 +58,9 @@ public struct FetchRequest: Sendable, Hashable {
     /// `If-Range` to `headers` and settles it after the attempt); only `.downloadToFile` uses it.
     /// Default nil: a fresh temporary, removed on any failure.
     public var resumption: ResumableDownload? = nil
+    /// Where a `.streaming` request's body goes. Default nil; a streaming request without one
+    /// fails with `.bodyRefused` before any I/O.
+    public var bodyConsumer: BodyConsumerReference? = nil
 
     /// Prefix of download-to-file temporaries. It starts with the disk cache's temporary-file
     /// prefix (`.tmp-`), so a download left behind by a killed process in a cache directory is
@@ -94,6 +125,8 @@ public struct FetchResult: Sendable {
         case file(URL)
         /// 304: the cached copy the request revalidated is still good.
         case notModified
+        /// `.streaming`: every byte went to the request's `bodyConsumer`, none was kept.
+        case streamed
     }
     public var head: FetchResponseHead
     public var body: Body
@@ -157,6 +190,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedScheme(String)
     /// The URL cannot be requested at all (no host, for one); no request was made.
     case invalidURL(String)
+    /// A streaming body's consumer stopped the transfer (the reason: a decoder's error, say),
+    /// or a streaming request had no consumer. Not retried.
+    case bodyRefused(String)
 
     /// Worth retrying: connection errors, truncation, 408, 429 and 5xx. Never a TLS failure,
     /// redirect loop, bad URL, unsupported scheme, idle timeout, 2xx without a body or other 4xx.
@@ -200,6 +236,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyRedirects(let limit): "tooManyRedirects(limit \(limit))"
         case .unsupportedScheme(let scheme): "unsupportedScheme(\(scheme))"
         case .invalidURL(let reason): "invalidURL(\(reason))"
+        case .bodyRefused(let reason): "bodyRefused(\(reason))"
         }
     }
 }

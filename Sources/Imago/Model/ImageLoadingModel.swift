@@ -20,6 +20,8 @@ public final class ImageLoadingModel {
     private var activeKey: ImageRequestKey?
     private var previousImage: PixelBuffer?
     private var lastReceived = -1
+    /// The latest preview of the running attempt (PREVIEW-1), shown with its later progress.
+    private var preview: ImagePreview?
     private let observers = PhaseObservers()
 
     public init(pipeline: ImagePipeline, request: ImageRequest? = nil,
@@ -173,6 +175,7 @@ public final class ImageLoadingModel {
 
     private func start(_ request: ImageRequest, attempt: Int) {
         lastReceived = -1
+        preview = nil
         #if IMAGO_MUTANTS
         if Mutation.on(.initLoadingDeferred) {
             let previous = previousImage
@@ -189,7 +192,12 @@ public final class ImageLoadingModel {
         let onProgress: @Sendable (FetchProgress) -> Void = { [weak self] progress in
             Task { @MainActor [weak self] in self?.progressed(progress, attempt: attempt) }
         }
-        let load = pipeline.imageTask(for: request, progress: onProgress)
+        // Previews only when the pipeline makes them: a listener makes its streaming decodes
+        // render them (PREVIEW-1).
+        let onPreview: (@Sendable (ImagePreview) -> Void)? = pipeline.configuration.previews == nil ? nil : { [weak self] preview in
+            Task { @MainActor [weak self] in self?.previewed(preview, attempt: attempt) }
+        }
+        let load = pipeline.imageTask(for: request, progress: onProgress, preview: onPreview)
         let watcher = Task { [weak self] in
             do throws(ImageLoadingError) {
                 let response = try await load.response
@@ -211,7 +219,16 @@ public final class ImageLoadingModel {
         #endif
         guard current, case .loading = phase, progress.received > lastReceived else { return }
         lastReceived = progress.received
-        publish(.loading(progress: progress, previous: previousImage))
+        publish(.loading(progress: progress, previous: previousImage, preview: preview))
+    }
+
+    /// A preview of the current attempt, inside `loading` only and in order of increasing
+    /// detail (hops may arrive late or out of order: older ones are dropped).
+    private func previewed(_ next: ImagePreview, attempt: Int) {
+        guard attempt == self.attempt, case .loading(let progress, _, _) = phase,
+              next.detail > (preview?.detail ?? 0) else { return }
+        preview = next
+        publish(.loading(progress: progress, previous: previousImage, preview: next))
     }
 
     private func finished(_ outcome: Result<ImageResponse, ImageLoadingError>, attempt: Int) {

@@ -3,8 +3,10 @@ public enum ImagePhase: Sendable {
     /// Nothing requested yet, or reset by a cancel or a source change.
     case empty
     /// A fetch is under way. `previous` is the image of the source shown before a source
-    /// change, for a cross-fade; it is never presented as a success (SOURCE-2).
-    case loading(progress: FetchProgress?, previous: PixelBuffer?)
+    /// change, for a cross-fade; it is never presented as a success (SOURCE-2). `preview` is the
+    /// latest coarse image of a streaming load with previews on (PREVIEW-1), kept in the
+    /// progress updates after it; never a success either.
+    case loading(progress: FetchProgress?, previous: PixelBuffer?, preview: ImagePreview? = nil)
     case success(ImageResponse)
     case failure(ImageLoadingError)
 

@@ -44,7 +44,7 @@ extension ImagePipeline {
     /// Pooled pages and cached images are kept for speed: a decode that would pass the live
     /// pixel ceiling gets their room first (the pool, then the memory cache's least recently
     /// used entries, as far as needed), instead of waiting on memory only this pipeline holds.
-    private func makeRoom(for bytes: Int) {
+    func makeRoom(for bytes: Int) {
         guard configuration.budgetsDecodeMemory, Self.pixelBytesOverCeiling(adding: bytes) > 0 else { return }
         PixelMemory.trim()
         let excess = Self.pixelBytesOverCeiling(adding: bytes)
@@ -56,7 +56,7 @@ extension ImagePipeline {
 
     /// `.exceedsMemoryLimit` when a decode needing `bytes` could never fit in the process's
     /// effective memory limit (read now: it may have changed); nil when the budget is off.
-    private func memoryRefusal(_ bytes: Int) -> DecodeError? {
+    func memoryRefusal(_ bytes: Int) -> DecodeError? {
         guard configuration.budgetsDecodeMemory else { return nil }
         let limit = MemoryLimit.current.bytes
         return bytes > limit ? .exceedsMemoryLimit(requiredBytes: bytes, limitBytes: limit) : nil

@@ -14,6 +14,7 @@ extension ImagePipeline {
         case .notModified: return revalidatedPayload(exchange, request, lookup: lookup)
         case .data(let data): storage = .data(data)
         case .file(let url): storage = .file(url)
+        case .streamed: return .failure(.fetch(.bodyRefused("a streamed body has no payload")))   // streamAndDecode's
         }
         // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
         // and not a GIF either.
@@ -33,6 +34,29 @@ extension ImagePipeline {
         guard request.cachePolicy.writesDisk, let disk = configuration.diskCache else {
             return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true))
         }
+        let outcome = diskStore(storage, exchange, sourceKey: sourceKey, lookup: lookup, disk: disk)
+        guard case .notStored = outcome else {
+            if case .file = storage, let entry = disk.entry(forKey: sourceKey) {
+                #if IMAGO_MUTANTS
+                let origin: ImageOrigin = Mutation.on(.fetchCachedDownloadIsDiskHit) ? .disk : .network
+                #else
+                let origin = ImageOrigin.network
+                #endif
+                return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: origin,
+                                        ownsFile: false, diskCache: outcome))
+            }
+            return .success(Payload(storage: storage, diskKey: sourceKey, origin: .network,
+                                    ownsFile: false, diskCache: outcome))
+        }
+        return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true, diskCache: outcome))
+    }
+
+    /// Stores a complete 200 in the disk cache as the HTTP cache policy allows (a file is moved
+    /// in), or keeps it off the disk, removing an older entry for the URL too: the server's
+    /// newest word on the URL says not to keep it, so an older copy must not serve later loads.
+    func diskStore(_ storage: Payload.Storage, _ exchange: Exchange, sourceKey: String, lookup: DiskLookup,
+                   disk: DiskCache) -> DiskCacheOutcome {
+        let result = exchange.result
         let hadEntry = lookup.hadEntry ?? (disk.entry(forKey: sourceKey) != nil)
         // A 206 is a whole image only when it completed a resumed download; one to a request
         // without Range is a server's mistake and not kept.
@@ -58,24 +82,12 @@ extension ImagePipeline {
         guard case .notStored = outcome else {
             counters.record { hadEntry ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
             emit(.cacheStore, sourceKey)
-            if case .file = storage, let entry = disk.entry(forKey: sourceKey) {
-                #if IMAGO_MUTANTS
-                let origin: ImageOrigin = Mutation.on(.fetchCachedDownloadIsDiskHit) ? .disk : .network
-                #else
-                let origin = ImageOrigin.network
-                #endif
-                return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: origin,
-                                        ownsFile: false, diskCache: outcome))
-            }
-            return .success(Payload(storage: storage, diskKey: sourceKey, origin: .network,
-                                    ownsFile: false, diskCache: outcome))
+            return outcome
         }
-        // The server's newest word on the URL says not to keep it: an older copy must not serve
-        // later loads either.
         if hadEntry { try? disk.removeEntry(forKey: sourceKey) }
         counters.record { $0.diskNotStored += 1 }
         emit(.notStored, sourceKey)
-        return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true, diskCache: outcome))
+        return outcome
     }
 
     /// Why the body's first bytes do not declare an image Imago decodes (nil when they do).

@@ -50,24 +50,41 @@ extension ImagePipeline {
                 lookup = DiskLookup()
                 fetchRequest.headers = [:]
             case .failure(let error)?:
-                guard let wait = configuration.retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
-                    return .failure(.fetch(error))
-                }
-                retries += 1
-                emit(.retry, sourceKey)
-                do {
-                    #if IMAGO_MUTANTS
-                    if Mutation.on(.retryBackOffOnWallClock) { try await Task.sleep(for: wait) } else {
-                        try await configuration.clock.sleep(for: wait)
-                    }
-                    #else
-                    try await configuration.clock.sleep(for: wait)
-                    #endif
-                } catch {
-                    resumption?.settle(after: nil)   // a cancel keeps nothing, a kept partial included
-                    return .failure(.cancelled)   // cancelled during back-off: no more requests (RETRY-2)
+                switch await backOff(after: error, retries: &retries, sourceKey) {
+                case .retry: continue
+                case .giveUp(let failure):
+                    if failure == .cancelled { resumption?.settle(after: nil) }   // a cancel keeps nothing, a kept partial included
+                    return .failure(failure)
                 }
             }
+        }
+    }
+
+    enum BackOff {
+        case retry
+        case giveUp(ImageLoadingError)
+    }
+
+    /// After a failed attempt: waits out the retry policy's back-off on the configured clock
+    /// when the error is worth retrying and retries remain (`.retry`), else the failure to end
+    /// with (`.cancelled` when cancelled during the wait: no more requests, RETRY-2).
+    func backOff(after error: FetchError, retries: inout Int, _ sourceKey: String) async -> BackOff {
+        guard let wait = configuration.retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
+            return .giveUp(.fetch(error))
+        }
+        retries += 1
+        emit(.retry, sourceKey)
+        do {
+            #if IMAGO_MUTANTS
+            if Mutation.on(.retryBackOffOnWallClock) { try await Task.sleep(for: wait) } else {
+                try await configuration.clock.sleep(for: wait)
+            }
+            #else
+            try await configuration.clock.sleep(for: wait)
+            #endif
+            return .retry
+        } catch {
+            return .giveUp(.cancelled)
         }
     }
 
@@ -84,7 +101,7 @@ extension ImagePipeline {
         return .ephemeral(in: request.temporaryDirectory, url: request.url, limit: request.maxResponseSize)
     }
 
-    private func transportFetch(_ request: FetchRequest, _ key: String, _ shared: SharedWork) async -> Result<Exchange, FetchError> {
+    func transportFetch(_ request: FetchRequest, _ key: String, _ shared: SharedWork) async -> Result<Exchange, FetchError> {
         counters.record { $0.fetches += 1 }
         emit(.fetchStart, key)
         let firstByte = Mutex(false)

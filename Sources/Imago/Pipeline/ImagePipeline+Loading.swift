@@ -78,17 +78,24 @@ extension ImagePipeline {
         return outcome
     }
 
-    /// Fetches (coalesced with other loads of the source) and decodes what came back.
+    /// Fetches (coalesced with other loads of the source) and decodes what came back; with the
+    /// streaming strategy, both at once (`streamAndDecode`).
     private func fetchAndDecode(_ url: URL, _ request: ImageRequest, _ shared: SharedWork, lookup: DiskLookup) async -> Outcome {
+        if (request.fetchStrategy ?? configuration.fetchStrategy) == .streaming {
+            return await streamAndDecode(url, request, shared, lookup: lookup)
+        }
         let sourceKey = request.source.identity
         let fetched = await fetches.value(for: sourceKey, priority: { shared.priority }, onProgress: { shared.report($0) }) { fetchShared in
             await self.fetch(url, request, lookup: lookup, shared: fetchShared)
         }
-        let payload: Payload
         switch fetched {
-        case .success(let value): payload = value
+        case .success(let payload): return await decodeFetched(payload, request, shared)
         case .failure(let error): return .failure(error)
         }
+    }
+
+    /// Decodes a fetched body; bytes the disk cache took that do not decode are removed.
+    func decodeFetched(_ payload: Payload, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
         var outcome = await decode(payload.storage, request, shared, origin: payload.origin)
         if case .failure(.decoding(.unreadable)) = outcome, let key = payload.diskKey,
            let entry = configuration.diskCache?.entry(forKey: key) {

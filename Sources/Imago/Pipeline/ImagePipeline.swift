@@ -59,29 +59,34 @@ public final class ImagePipeline: Sendable {
 
     /// Loads `request`. Cancelling the calling task leaves the shared work (which stops when
     /// nobody else wants it) and throws `.cancelled` at once.
+    /// `preview` (default nil) receives the previews of a streaming load when the pipeline
+    /// makes them (`Configuration.previews`), in order of increasing detail, before the result.
     public func response(for request: ImageRequest,
-                         progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws(ImageLoadingError) -> ImageResponse {
+                         progress: (@Sendable (FetchProgress) -> Void)? = nil,
+                         preview: (@Sendable (ImagePreview) -> Void)? = nil) async throws(ImageLoadingError) -> ImageResponse {
         let priority = request.priority
-        return try await response(for: request, priority: { priority }, progress: progress).get()
+        return try await response(for: request, priority: { priority }, progress: progress, preview: preview).get()
     }
 
     /// Starts loading `request` and returns a handle to cancel it, re-prioritise it, or await it.
     /// A memory hit is ready at once.
     public func imageTask(for request: ImageRequest,
-                          progress: (@Sendable (FetchProgress) -> Void)? = nil) -> ImageTask {
+                          progress: (@Sendable (FetchProgress) -> Void)? = nil,
+                          preview: (@Sendable (ImagePreview) -> Void)? = nil) -> ImageTask {
         #if IMAGO_MUTANTS
         if Mutation.on(.shareReusesCancelledTask) { return reusedTask(for: request, progress: progress) }
         #endif
         let task = ImageTask(request: request)
-        task.start { priority in await self.response(for: request, priority: priority, progress: progress) }
+        task.start { priority in await self.response(for: request, priority: priority, progress: progress, preview: preview) }
         return task
     }
 
     func response(for request: ImageRequest, priority: @escaping @Sendable () -> ImageRequestPriority,
-                  progress: (@Sendable (FetchProgress) -> Void)?) async -> Result<ImageResponse, ImageLoadingError> {
+                  progress: (@Sendable (FetchProgress) -> Void)?,
+                  preview: (@Sendable (ImagePreview) -> Void)? = nil) async -> Result<ImageResponse, ImageLoadingError> {
         if let hit = cachedResponse(for: request) { return .success(hit) }
         emit(.queued, request.key.description)
-        return await decodes.value(for: request.key, priority: priority, onProgress: progress) { shared in
+        return await decodes.value(for: request.key, priority: priority, onProgress: progress, onPreview: preview) { shared in
             await self.load(request, shared: shared)
         }
     }

@@ -54,6 +54,9 @@ extension ImagePipeline {
         public var temporaryDirectory: URL
         /// Receives every `PipelineEvent` (default nil). Called on arbitrary threads.
         public var eventHandler: (@Sendable (PipelineEvent) -> Void)?
+        /// Progressive previews while a `.streaming` fetch arrives (progressive JPEG scans, Adam7
+        /// PNG passes), published inside `loading` (rule PREVIEW-1). Default nil: none.
+        public var previews: PreviewPolicy? = nil
 
         public init(transport: any ImageTransport = Configuration.defaultTransport(),
                     memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),

@@ -101,6 +101,15 @@ final class StageLimiter: Sendable {
         return await body()
     }
 
+    /// A slot (and `bytes` of the budget) for work that is not one closure: a streaming decode
+    /// is admitted at its header and ends with its last byte. The ticket gives the slot back on
+    /// `release()` or when it goes away, whichever comes first. Nil if cancelled while waiting.
+    func admit(priority: @escaping @Sendable () -> ImageRequestPriority, bytes: Int,
+               onWaitForBytes: () -> Void = {}) async -> StageTicket? {
+        guard await acquire(priority: priority, bytes: bytes, onWaitForBytes: onWaitForBytes) else { return nil }
+        return StageTicket { [self] in release(bytes) }
+    }
+
     /// Holds admissions until `deadline` (running operations go on); queued ones are admitted
     /// again from then, in order. A later deadline extends the hold, an earlier one is ignored.
     func holdAdmissions(until deadline: ContinuousClock.Instant) {
@@ -218,4 +227,15 @@ final class StageLimiter: Sendable {
             self?.rejudge()
         }
     }
+}
+
+/// One admission to a `StageLimiter`, given back exactly once.
+final class StageTicket: Sendable {
+    private let giveBack: Mutex<(@Sendable () -> Void)?>
+
+    init(_ giveBack: @escaping @Sendable () -> Void) { self.giveBack = Mutex(giveBack) }
+
+    deinit { release() }
+
+    func release() { giveBack.withLock { $0.take() }?() }
 }

@@ -32,7 +32,8 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Joins (or starts) the work for `key`; `onProgress` hears the shared fetch's progress.
     /// `priority` is read live: the subscriber may change it while it waits (SHARE-5).
     func value(for key: Key, priority: @escaping @Sendable () -> ImageRequestPriority,
-               onProgress: (@Sendable (FetchProgress) -> Void)? = nil, work: @escaping Work) async -> Outcome {
+               onProgress: (@Sendable (FetchProgress) -> Void)? = nil,
+               onPreview: (@Sendable (ImagePreview) -> Void)? = nil, work: @escaping Work) async -> Outcome {
         let id = state.withLock { state -> Int in
             state.nextSubscriber += 1
             state.pending.insert(state.nextSubscriber)
@@ -40,7 +41,8 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                join(key: key, id: id, priority: priority, onProgress: onProgress, continuation: continuation, work: work)
+                join(key: key, id: id, priority: priority, onProgress: onProgress, onPreview: onPreview,
+                     continuation: continuation, work: work)
             }
         } onCancel: {
             leave(key: key, id: id)
@@ -48,7 +50,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private func join(key: Key, id: Int, priority: @escaping @Sendable () -> ImageRequestPriority,
-                      onProgress: (@Sendable (FetchProgress) -> Void)?,
+                      onProgress: (@Sendable (FetchProgress) -> Void)?, onPreview: (@Sendable (ImagePreview) -> Void)?,
                       continuation: CheckedContinuation<Outcome, Never>, work: @escaping Work) {
         let cancelled = state.withLock { state -> Bool in
             if state.pending.remove(id) == nil { return true }
@@ -61,7 +63,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             // Subscribe before the work starts: a task started first could read the shared
             // priority (or report progress) while it still has no subscriber.
             entry.subscribers[id] = continuation
-            entry.shared.subscribe(id, priority: priority, onProgress: onProgress)
+            entry.shared.subscribe(id, priority: priority, onProgress: onProgress, onPreview: onPreview)
             if existing == nil {
                 state.entries[key] = entry
                 let shared = entry.shared
@@ -133,11 +135,12 @@ private final class PendingWork<Value: Sendable>: Sendable {
 /// What running work shares with its subscribers: their highest priority, computed from
 /// their live priorities each time it is read (SHARE-5; the stage limiters order their queues by
 /// it, so a subscriber leaving or lowering its priority counts at the next admission), and the
-/// progress observers of those still subscribed.
+/// progress and preview observers of those still subscribed.
 final class SharedWork: Sendable {
     private struct Subscriber {
         let priority: @Sendable () -> ImageRequestPriority
         let onProgress: (@Sendable (FetchProgress) -> Void)?
+        let onPreview: (@Sendable (ImagePreview) -> Void)?
     }
     private let subscribers = Mutex<[Int: Subscriber]>([:])
 
@@ -148,8 +151,8 @@ final class SharedWork: Sendable {
     }
 
     func subscribe(_ id: Int, priority: @escaping @Sendable () -> ImageRequestPriority,
-                   onProgress: (@Sendable (FetchProgress) -> Void)?) {
-        subscribers.withLock { $0[id] = Subscriber(priority: priority, onProgress: onProgress) }
+                   onProgress: (@Sendable (FetchProgress) -> Void)?, onPreview: (@Sendable (ImagePreview) -> Void)? = nil) {
+        subscribers.withLock { $0[id] = Subscriber(priority: priority, onProgress: onProgress, onPreview: onPreview) }
     }
 
     func unsubscribe(_ id: Int) {
@@ -161,6 +164,13 @@ final class SharedWork: Sendable {
 
     func report(_ progress: FetchProgress) {
         for observer in subscribers.withLock({ $0.values.compactMap(\.onProgress) }) { observer(progress) }
+    }
+
+    /// Whether any subscriber still listens for previews (none: rendering one is wasted work).
+    var wantsPreviews: Bool { subscribers.withLock { $0.values.contains { $0.onPreview != nil } } }
+
+    func report(_ preview: ImagePreview) {
+        for observer in subscribers.withLock({ $0.values.compactMap(\.onPreview) }) { observer(preview) }
     }
 }
 

@@ -19,8 +19,8 @@ struct LoadCommand: AsyncParsableCommand {
     var sources: [String]
 
     @Option(help: ArgumentHelp(
-        "How bodies are received: data (in memory) or file (streamed to a file). Default: file with --cache-dir, else data.",
-        discussion: "With a disk cache, file downloads land in its directory and are renamed into it, and one that breaks mid-body is resumed with Range by the retry or the next run."))
+        "How bodies are received: data (in memory), file (streamed to a file) or stream (decoded as they arrive). Default: file with --cache-dir, else data.",
+        discussion: "With a disk cache, file downloads land in its directory and are renamed into it, and one that breaks mid-body is resumed with Range by the retry or the next run. stream keeps no copy of the body (with a disk cache, it is written beside the decode and stored once it decoded); a retry starts the body again."))
     var strategy: FetchStrategy?
 
     @Option(help: "The HTTP client (default: the pipeline's default on this platform).")
@@ -61,6 +61,12 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "Load each source K times in this process (origins show the caches).")
     var repetitions = 1
 
+    @Flag(help: "With --strategy stream: publish progressive previews (progressive JPEG scans, Adam7 PNG passes); each shows once in its loading line as \"preview\" with its size and scan or pass number.")
+    var previews = false
+
+    @Option(help: "With --previews: the least seconds between two previews of one load (fractions allowed; default 0.25).")
+    var previewInterval: Double = 0.25
+
     /// The longest `--ttl` (about 68 years): past it, milliseconds no longer fit a Duration.
     static let maxTTL = Double(Int32.max)
 
@@ -70,6 +76,8 @@ struct LoadCommand: AsyncParsableCommand {
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
         if let n = maxPixelSize, n < 1 { throw ValidationError("--max-pixel-size must be at least 1") }
+        if previews && strategy != .streaming { throw ValidationError("--previews needs --strategy stream: only a streaming decode sees the image before its last byte") }
+        if !(previewInterval >= 0) || !previewInterval.isFinite { throw ValidationError("--preview-interval must be a number of seconds, 0 or more") }
         if output != nil && sources.count > 1 { throw ValidationError("--output needs exactly one source") }
         if let ttl, !(ttl >= 0) || !(ttl <= Self.maxTTL) {
             throw ValidationError("--ttl must be a number of seconds from 0 to \(Int(Self.maxTTL))")
@@ -93,7 +101,7 @@ struct LoadCommand: AsyncParsableCommand {
         // goes, which can be after the pipeline's events say its work ended.
         let downloads = try RunDirectory.make()
         defer { downloads.remove() }
-        let pipeline = ImagePipeline(configuration: .init(
+        var configuration = ImagePipeline.Configuration(
             transport: transport.make(),
             memoryCache: noMemoryCache ? nil : MemoryCache(),
             diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) },
@@ -102,7 +110,11 @@ struct LoadCommand: AsyncParsableCommand {
             fetchStrategy: strategy ?? (cacheDir != nil ? .downloadToFile : .inMemory),
             idleTimeout: timeout,
             temporaryDirectory: downloads.url,
-            eventHandler: recorder.record))
+            eventHandler: recorder.record)
+        if previews {
+            configuration.previews = PreviewPolicy(minimumInterval: .milliseconds(Int((previewInterval * 1000).rounded())))
+        }
+        let pipeline = ImagePipeline(configuration: configuration)
         let options = DecodeOptions(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
         let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
         let start = ContinuousClock.now

@@ -4,16 +4,26 @@ import Synchronization
 
 /// The JSON lines `imago load` prints, in their documented key order.
 enum LoadLines {
-    /// `{"source":…,"phase":…,…}`: one per published phase.
-    static func phase(_ phase: ImagePhase, source: String) -> String {
+    /// `{"source":…,"phase":…,…}`: one per published phase. `newPreview` adds a loading
+    /// phase's preview as `"preview":{"detail":…,"width":…,"height":…,"receivedBytes":…}`
+    /// (the caller passes it once per preview; later progress lines carry it too).
+    static func phase(_ phase: ImagePhase, source: String, newPreview: Bool = false) -> String {
         var line = JSONLine()
         line.add("source", source)
         line.add("phase", phase.name)
         switch phase {
         case .empty: break
-        case .loading(let progress, _):
+        case .loading(let progress, _, let preview):
             line.add("received", progress?.received ?? 0)
             if let expected = progress?.expected { line.add("expected", expected) }
+            if newPreview, let preview {
+                var shown = JSONLine()
+                shown.add("detail", preview.detail)
+                shown.add("width", preview.pixels.width)
+                shown.add("height", preview.pixels.height)
+                shown.add("receivedBytes", preview.receivedBytes)
+                line.add("preview", object: shown)
+            }
         case .success(let response):
             line.add("origin", response.origin.rawValue)
             line.add("width", response.pixels.width)

@@ -67,8 +67,14 @@ struct LoadPlan: Sendable {
         let model = ImageLoadingModel(pipeline: pipeline, request: request)
         let phases = model.phases
         model.load()
+        var shownDetail = 0
         for await phase in phases {
-            printLine(LoadLines.phase(phase, source: text))
+            var newPreview = false
+            if case .loading(_, _, let preview?) = phase, preview.detail > shownDetail {
+                shownDetail = preview.detail
+                newPreview = true
+            }
+            printLine(LoadLines.phase(phase, source: text, newPreview: newPreview))
             if phase.isTerminal { return phase }
         }
         // The stream ends early only when this task was cancelled: stop the model's attempt,

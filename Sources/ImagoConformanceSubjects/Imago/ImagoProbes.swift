@@ -7,7 +7,7 @@ enum ImagoPhases {
     static func observed(_ phase: ImagePhase) -> ObservedPhase {
         switch phase {
         case .empty: .empty
-        case .loading(let progress, let previous):
+        case .loading(let progress, let previous, _):
             .loading(received: progress?.received, expected: progress?.expected, previous: previous.map(fingerprint))
         case .success(let response): .success(origin: ObservedOrigin(rawValue: response.origin.rawValue) ?? .network,
                                               image: fingerprint(response.pixels))

@@ -3,8 +3,8 @@ import NIOCore
 import Synchronization
 
 /// Where an accepted body goes, decoded chunk by decoded chunk: memory (pre-sized from the
-/// Content-Length) or a `DownloadFile` (a fresh temporary, or a resumable partial) written before
-/// the next chunk is asked for. Enforces the size limit on the bytes kept, counting those a
+/// Content-Length), a `DownloadFile` (a fresh temporary, or a resumable partial) written before
+/// the next chunk is asked for, or a streaming request's consumer, awaited before the next. Enforces the size limit on the bytes kept, counting those a
 /// continued partial already holds.
 ///
 /// A class with a deinit, not a struct: whatever way the fetch ends (an error, the task
@@ -13,6 +13,7 @@ final class BodySink {
     private enum Destination {
         case memory(Data)
         case file(DownloadFile)
+        case consumer(any StreamingBodyConsumer)
         case done
     }
 
@@ -45,15 +46,23 @@ final class BodySink {
             destination = .file(file)
             (resumedFrom, resumedTotal) = (file.offset, file.offset > 0 ? file.total : nil)
             stored = file.offset
+        case .streaming:
+            guard let consumer = request.bodyConsumer?.consumer else { throw .bodyRefused("a streaming request without a body consumer") }
+            destination = .consumer(consumer)
+            (resumedFrom, resumedTotal) = (0, nil)
         }
     }
 
     deinit { discard() }
 
     /// Keeps `chunk`; `.tooLarge` when it would take the body past the limit (nothing of it kept).
-    func append(_ chunk: ByteBuffer) throws(FetchError) {
+    func append(_ chunk: ByteBuffer) async throws(FetchError) {
         guard stored + chunk.readableBytes <= limit else { throw .tooLarge(limit: limit) }
         switch destination {
+        case .consumer(let consumer):
+            // One copy of the piece (the consumer may keep it past this call); the transport's
+            // buffer is released as soon as this returns.
+            try await consumer.consume(chunk.withUnsafeReadableBytes { Data($0) })
         case .memory(var data):
             destination = .done   // no second reference while appending: no copy of the body
             chunk.withUnsafeReadableBytes { data.append($0.assumingMemoryBound(to: UInt8.self)) }
@@ -84,6 +93,8 @@ final class BodySink {
             return .data(data)
         case .file(let file):
             return .file(try file.finish())
+        case .consumer:
+            return .streamed
         case .done:
             preconditionFailure("BodySink finished twice")
         }

@@ -57,7 +57,7 @@ final class ContentDecoder {
 
     /// Decodes `chunk`, handing each decoded piece to `deliver` before decoding on. Further gzip
     /// members are decoded in turn; other bytes after the end of the stream are ignored.
-    func decode(_ chunk: ByteBuffer, _ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
+    func decode(_ chunk: ByteBuffer, _ deliver: (ByteBuffer) async throws(FetchError) -> Void) async throws(FetchError) {
         var input = chunk
         sawInput = sawInput || input.readableBytes > 0
         while input.readableBytes > 0 {
@@ -83,25 +83,25 @@ final class ContentDecoder {
             case IMAGO_INFLATE_NO_MEMORY: throw .transport("undoing Content-Encoding \(encoding.rawValue): out of memory")
             default: break
             }
-            try hand(piece, deliver)
+            try await hand(piece, deliver)
             if consumed == 0 && piece.readableBytes == 0 { break }   // nothing more from this input
         }
     }
 
     /// The end of the wire body: fails if the compressed stream stopped short of its end (an
     /// empty body is left to the caller, which reports it as empty).
-    func finish(_ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
+    func finish(_ deliver: (ByteBuffer) async throws(FetchError) -> Void) async throws(FetchError) {
         if sawInput && !ended {
             throw .transport("undoing Content-Encoding \(encoding.rawValue): the compressed stream ended early")
         }
     }
 
-    private func hand(_ piece: ByteBuffer, _ deliver: (ByteBuffer) throws(FetchError) -> Void) throws(FetchError) {
+    private func hand(_ piece: ByteBuffer, _ deliver: (ByteBuffer) async throws(FetchError) -> Void) async throws(FetchError) {
         guard piece.readableBytes > 0 else { return }
         decoded += piece.readableBytes
         guard decoded <= limit else { throw .tooLarge(limit: limit) }
         gauge.add(piece.readableBytes)
         defer { gauge.remove(piece.readableBytes) }
-        try deliver(piece)
+        try await deliver(piece)
     }
 }

@@ -68,7 +68,7 @@ struct HTTPExchange: Sendable {
             while let chunk = try await next(&chunks, expected: expected, received: received) {
                 watchdog.activity.touch()
                 received += chunk.readableBytes
-                try store(chunk, decoder, sink)
+                try await store(chunk, decoder, sink)
                 #if IMAGO_MUTANTS
                 let reported = Mutation.on(.progressCountsChunksTwice) ? 2 * received - offset : received
                 progress(FetchProgress(received: reported, expected: expected))
@@ -84,7 +84,7 @@ struct HTTPExchange: Sendable {
             #else
             if let expected, received < expected { throw FetchError.truncated(expected: expected, received: received) }
             #endif
-            try decoder?.finish { piece throws(FetchError) in try sink.append(piece) }
+            try await decoder?.finish { piece throws(FetchError) in try await sink.append(piece) }
             if sink.stored == 0 { throw FetchError.emptyData }
             return (try sink.finish(), received - offset, offset)
         } catch {
@@ -107,10 +107,10 @@ struct HTTPExchange: Sendable {
 
     /// Stores a wire chunk, decoded first when there is a decoder (which counts its own output);
     /// counted in the gauge while the transport holds it.
-    private func store(_ chunk: ByteBuffer, _ decoder: ContentDecoder?, _ sink: BodySink) throws(FetchError) {
+    private func store(_ chunk: ByteBuffer, _ decoder: ContentDecoder?, _ sink: BodySink) async throws(FetchError) {
         gauge.add(chunk.readableBytes)
         defer { gauge.remove(chunk.readableBytes) }
-        guard let decoder else { return try sink.append(chunk) }
-        try decoder.decode(chunk) { piece throws(FetchError) in try sink.append(piece) }
+        guard let decoder else { return try await sink.append(chunk) }
+        try await decoder.decode(chunk) { piece throws(FetchError) in try await sink.append(piece) }
     }
 }

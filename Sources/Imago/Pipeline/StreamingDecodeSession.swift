@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+
+/// One attempt of a streaming load: the consumer a `.streaming` fetch hands its body to. Each
+/// piece goes to the disk cache's temporary file (the tee, when the load may write the disk) and
+/// into the push decoder. At the header, the decode asks the pipeline's decode stage for its slot
+/// and bytes, exactly as a decode of a stored body does, and the transfer waits meanwhile (the
+/// transport asks for the next piece only when this one is taken). Previews go to the shared
+/// work's subscribers, at most one per `PreviewPolicy.minimumInterval`.
+///
+/// `@unchecked Sendable`: the transport calls `consume` from one task, one piece at a time, and
+/// the pipeline reads the outcome only after the fetch returned; `cancel` touches only the
+/// decoder's cancellation flag (atomic).
+final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
+    private let pipeline: ImagePipeline
+    private let request: ImageRequest
+    private let shared: SharedWork
+    private let decoder: StreamingDecoder
+    private let previews: PreviewPolicy?
+    private var tee: DownloadFile?
+    private var ticket: StageTicket?
+    private var received = 0
+    private var lastPreview: ContinuousClock.Instant?
+    private var decodeStarted = false
+    /// Why the decode stopped the transfer (nil while it goes on).
+    private(set) var failure: ImageLoadingError?
+
+    /// `teeDirectory`: where the body's copy for the disk cache goes (nil: no copy is kept).
+    init(pipeline: ImagePipeline, request: ImageRequest, shared: SharedWork, teeDirectory: URL?) {
+        self.pipeline = pipeline
+        self.request = request
+        self.shared = shared
+        self.decoder = StreamingDecoder(options: request.options)
+        self.previews = pipeline.configuration.previews
+        if let teeDirectory {
+            let target = FetchRequest(url: URL(fileURLWithPath: "/"), temporaryDirectory: teeDirectory)
+            tee = try? DownloadFile(target, head: FetchResponseHead(statusCode: 200))
+        }
+    }
+
+    deinit { end() }
+
+    /// Stops the decode where it is (the transfer is stopped by its own task's cancellation).
+    func cancel() { decoder.cancellation.cancel() }
+
+    func consume(_ piece: Data) async throws(FetchError) {
+        received += piece.count
+        if let file = tee {
+            do throws(FetchError) { try file.write(piece) } catch { file.abandon(); tee = nil }   // the load goes on uncached
+        }
+        var offset = 0
+        while true {
+            let pushed = piece.withUnsafeBytes { raw in
+                Result { () throws(DecodeError) in try decoder.push(UnsafeRawBufferPointer(rebasing: raw[offset...])) }
+            }
+            let stop: StreamingDecoder.Stop
+            switch pushed {
+            case .success(let (consumed, next)): offset += consumed; stop = next
+            case .failure(let error): throw refuse(error)
+            }
+            switch stop {
+            case .header: try await beginDecode()
+            case .preview: publishPreviewIfDue()
+            case .complete: return   // bytes after the image's end still reach the tee above
+            case .needsInput: if offset >= piece.count { return }
+            }
+        }
+    }
+
+    /// The transfer ended well: the decoded image, or why there is none.
+    func finish() -> Result<DecodedImage, ImageLoadingError> {
+        if let failure { return .failure(failure) }
+        let result = Result { () throws(DecodeError) in try decoder.finish() }
+        endDecode()
+        return result.mapError { $0 == .cancelled ? .cancelled : .decoding($0) }
+    }
+
+    /// Hands over the body's copy once the image decoded (nil when none was kept).
+    func takeTeeFile() -> URL? {
+        guard let file = tee else { return nil }
+        tee = nil
+        return try? file.finish()
+    }
+
+    /// The decode slot and bytes, like a decode of a stored body: refused past the memory
+    /// limit, room made in the caches, then admitted in priority order.
+    private func beginDecode() async throws(FetchError) {
+        guard let estimate = decoder.estimate else { return }
+        let bytes = estimate.totalBytes
+        if let refusal = pipeline.memoryRefusal(bytes) {
+            pipeline.counters.record { $0.decodesRefusedForMemory += 1 }
+            throw refuse(refusal)
+        }
+        pipeline.makeRoom(for: bytes)
+        let shared = self.shared
+        guard let ticket = await pipeline.decodeLimiter.admit(priority: { shared.priority }, bytes: bytes, onWaitForBytes: { [pipeline] in
+            pipeline.counters.record { $0.decodesWaitedForMemory += 1 }
+        }) else {
+            throw .cancelled
+        }
+        self.ticket = ticket
+        pipeline.counters.record {
+            $0.decodes += 1
+            $0.decodeBytesAdmitted += bytes
+        }
+        decodeStarted = true
+        pipeline.emit(.decodeStart, request.key.description)
+        do throws(DecodeError) {
+            try decoder.start(previews: previews != nil)
+        } catch {
+            throw refuse(error)
+        }
+    }
+
+    private func publishPreviewIfDue() {
+        guard let previews, shared.wantsPreviews else { return }
+        let now = ContinuousClock.now
+        if let lastPreview, now - lastPreview < previews.minimumInterval { return }
+        guard let rendered = try? decoder.renderPreview(maxPixelSize: previews.maxPixelSize) else { return }
+        lastPreview = now
+        shared.report(ImagePreview(pixels: rendered.pixels, detail: rendered.detail, receivedBytes: received))
+    }
+
+    private func refuse(_ error: DecodeError) -> FetchError {
+        if error == .cancelled { return .cancelled }
+        failure = .decoding(error)
+        return .bodyRefused("\(error)")
+    }
+
+    /// Gives back the decode slot (once).
+    private func endDecode() {
+        if decodeStarted {
+            decodeStarted = false
+            pipeline.emit(.decodeEnd, request.key.description)
+        }
+        ticket?.release()
+        ticket = nil
+    }
+
+    /// Ends the decode and drops the copy not handed over.
+    private func end() {
+        endDecode()
+        tee?.abandon()
+        tee = nil
+    }
+}

@@ -1,0 +1,33 @@
+/// A coarse image shown while the rest arrives: a progressive JPEG after one of its scans, an
+/// Adam7 PNG after one of its passes. Never the result (that is `ImagePhase.success`).
+public struct ImagePreview: Sendable {
+    /// The image as far as it is known, scaled as the final image will be (at most
+    /// `PreviewPolicy.maxPixelSize`) and oriented as it will be.
+    public let pixels: PixelBuffer
+    /// The scan (JPEG) or pass (PNG) shown, from 1; each preview of a load shows more detail
+    /// than the one before.
+    public let detail: Int
+    /// Bytes of the body received when it was made.
+    public let receivedBytes: Int
+
+    public init(pixels: PixelBuffer, detail: Int, receivedBytes: Int) {
+        self.pixels = pixels
+        self.detail = detail
+        self.receivedBytes = receivedBytes
+    }
+}
+
+/// When a streaming load publishes previews (`ImagePipeline.Configuration.previews`).
+public struct PreviewPolicy: Sendable, Hashable {
+    /// The least time between two previews of one load; scans that complete sooner are not
+    /// shown (rendering one costs about as much as decoding a scan). Default 250 ms.
+    public var minimumInterval: Duration
+    /// Longest side of a preview, in pixels (never larger than the final image). Default 1024:
+    /// a preview of a 40 MP photo at full size would double its memory for a moment.
+    public var maxPixelSize: Int?
+
+    public init(minimumInterval: Duration = .milliseconds(250), maxPixelSize: Int? = 1024) {
+        self.minimumInterval = minimumInterval
+        self.maxPixelSize = maxPixelSize
+    }
+}

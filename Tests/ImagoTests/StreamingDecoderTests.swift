@@ -1,0 +1,132 @@
+import Foundation
+@testable import Imago
+import XCTest
+
+/// The push decoders against the pull decoders: however the bytes are cut, the same pixels (or
+/// the same kind of error); a body that stops short is truncated, never a crash or a made-up
+/// image; previews only for progressive images, in order of increasing detail.
+final class StreamingDecoderTests: XCTestCase {
+    private static func files(_ folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: TestCorpus.url(folder).path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(folder)/\($0)" }
+    }
+
+    private static let valid = files("png") + files("jpeg") + files("webp")
+
+    private func pieces(_ bytes: [UInt8], _ size: Int) -> [Data] {
+        stride(from: 0, to: bytes.count, by: size).map { Data(bytes[$0..<min($0 + size, bytes.count)]) }
+    }
+
+    private func streamed(_ bytes: [UInt8], _ size: Int, _ options: DecodeOptions) -> Result<DecodedImage, DecodeError> {
+        Result { () throws(DecodeError) in try ImageDecoder.decodeStreaming(pieces(bytes, size), options: options) }
+    }
+
+    private func pulled(_ bytes: [UInt8], _ options: DecodeOptions) -> Result<DecodedImage, DecodeError> {
+        Result { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
+    }
+
+    private func assertSame(_ a: Result<DecodedImage, DecodeError>, _ b: Result<DecodedImage, DecodeError>,
+                            _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        switch (a, b) {
+        case (.success(let x), .success(let y)):
+            XCTAssertEqual(x.pixels.width, y.pixels.width, message, file: file, line: line)
+            XCTAssertEqual(x.pixels.height, y.pixels.height, message, file: file, line: line)
+            XCTAssertEqual(x.metadata, y.metadata, message, file: file, line: line)
+            XCTAssertTrue(x.pixels.packedBytes() == y.pixels.packedBytes(), "\(message): pixels differ", file: file, line: line)
+        case (.failure(let x), .failure(let y)):
+            XCTAssertEqual(x.kind, y.kind, "\(message): \(x) against \(y)", file: file, line: line)
+        default:
+            XCTFail("\(message): streamed \(a) against pulled \(b)", file: file, line: line)
+        }
+    }
+
+    func testEveryValidImageDecodesTheSameInAnyPieces() {
+        for name in Self.valid {
+            let bytes = TestCorpus.bytes(name)
+            for options in [DecodeOptions(), DecodeOptions(maxPixelSize: 37), DecodeOptions(applyOrientation: true)] {
+                let reference = pulled(bytes, options)
+                guard case .success = reference else { return XCTFail("\(name) does not decode: \(reference)") }
+                for size in [1, 7, 4096, bytes.count] where size > 1 || bytes.count < 40_000 {
+                    assertSame(streamed(bytes, size, options), reference, "\(name) in pieces of \(size), \(options)")
+                }
+            }
+        }
+    }
+
+    func testInvalidInputsFailAsThePullDecoderDoes() {
+        for name in Self.files("invalid") {
+            let bytes = TestCorpus.bytes(name)
+            let options = DecodeOptions()
+            for size in [1, 4096] {
+                assertSame(streamed(bytes, size, options), pulled(bytes, options), "\(name) in pieces of \(size)")
+            }
+        }
+    }
+
+    func testEveryPrefixEndsTruncatedOrEmpty() {
+        for name in ["png/rgb-8-interlaced.png", "png/palette-4.png", "jpeg/progressive-420-q90.jpg",
+                     "jpeg/baseline-420-q90.jpg", "webp/lossless-opaque.webp"] {
+            let bytes = TestCorpus.bytes(name)
+            let step = max(1, bytes.count / 97)
+            for cut in stride(from: 0, to: bytes.count - 1, by: step) {
+                switch streamed(Array(bytes.prefix(cut)), 501, DecodeOptions()) {
+                case .success: XCTFail("\(name) cut at \(cut) of \(bytes.count) decoded")
+                case .failure(let error):
+                    let expected: Set<String> = cut == 0 ? ["empty"] : ["truncated", "unsupportedFormat", "corrupt"]
+                    XCTAssertTrue(expected.contains(error.kind), "\(name) cut at \(cut): \(error)")
+                }
+            }
+        }
+    }
+
+    func testTrailingBytesAfterTheImageAreIgnored() {
+        for name in ["png/rgba-8.png", "jpeg/baseline-420-q90.jpg", "webp/lossless-opaque.webp"] {
+            let bytes = TestCorpus.bytes(name)
+            assertSame(streamed(bytes + Array(repeating: 0x5A, count: 5000), 333, DecodeOptions()),
+                       pulled(bytes, DecodeOptions()), "\(name) with trailing bytes")
+        }
+    }
+
+    func testProgressiveImagesOfferPreviewsOfIncreasingDetail() throws {
+        for name in ["jpeg/progressive-420-q90.jpg", "png/rgba-8-interlaced.png"] {
+            let bytes = TestCorpus.bytes(name)
+            var details: [Int] = []
+            var sizes: [PixelSize] = []
+            let image = try ImageDecoder.decodeStreaming(pieces(bytes, 512), previewMaxPixelSize: 50) { pixels, detail in
+                details.append(detail)
+                sizes.append(PixelSize(width: pixels.width, height: pixels.height))
+            }
+            XCTAssertFalse(details.isEmpty, "\(name): no preview")
+            XCTAssertEqual(details, details.sorted(), name)
+            XCTAssertEqual(Set(details).count, details.count, "\(name): a detail twice")
+            for size in sizes { XCTAssertLessThanOrEqual(max(size.width, size.height), 50, name) }
+            guard case .success(let reference) = pulled(bytes, DecodeOptions()) else { return XCTFail(name) }
+            XCTAssertTrue(image.pixels.packedBytes() == reference.pixels.packedBytes(), "\(name): previews changed the result")
+        }
+        for name in ["jpeg/baseline-420-q90.jpg", "png/rgba-8.png", "webp/lossless-opaque.webp"] {
+            var previews = 0
+            _ = try ImageDecoder.decodeStreaming(pieces(TestCorpus.bytes(name), 512)) { _, _ in previews += 1 }
+            XCTAssertEqual(previews, 0, "\(name) is not progressive")
+        }
+    }
+
+    func testACancelledDecodeStops() {
+        let bytes = TestCorpus.bytes("jpeg/baseline-420-q85-1600x1200.jpg")
+        let decoder = StreamingDecoder()
+        let half = Data(bytes.prefix(bytes.count / 2))
+        let first = half.withUnsafeBytes { raw in
+            Result { () throws(DecodeError) in try decoder.pushAll(raw, previews: false) { _ throws(DecodeError) in } }
+        }
+        XCTAssertEqual(try first.get(), .needsInput)
+        decoder.cancellation.cancel()
+        let rest = Data(bytes.suffix(from: bytes.count / 2))
+        let second = rest.withUnsafeBytes { raw in
+            Result { () throws(DecodeError) in try decoder.pushAll(raw, previews: false) { _ throws(DecodeError) in } }
+        }
+        XCTAssertEqual(second.failureKind, "cancelled")
+    }
+}
+
+private extension Result where Failure == DecodeError {
+    var failureKind: String? { if case .failure(let error) = self { error.kind } else { nil } }
+}
