@@ -26,7 +26,7 @@ final class MutantSelfTests: XCTestCase {
     }
 
     func testEveryRuleHasACheckAndTheReportFormatsAgree() async throws {
-        let families = ["INIT", "TRANS", "CACHE", "SOURCE", "SHARE", "ERR", "RETRY", "ORDER", "PROGRESS", "MEM", "DISK", "FETCH"]
+        let families = ["INIT", "TRANS", "CACHE", "SOURCE", "SHARE", "ERR", "RETRY", "ORDER", "PROGRESS", "MEM", "DISK", "FETCH", "HTTP", "PREVIEW"]
         for family in families {
             XCTAssertTrue(ConformanceCheck.ruleIDs.contains { $0.hasPrefix(family + "-") }, "no check for \(family)")
         }

@@ -61,9 +61,11 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// `ModelUnderTest.setPriority(_:)`, and admit queued work by the highest priority among its
     /// live subscribers (raised, lowered, or after the highest one cancelled). Rule: SHARE-5.
     public static let priorities = LoaderCapabilities(rawValue: 1 << 6)
-    /// Both fetch strategies, chosen by `LoaderContext.fetchStrategy` (`.data` or `.file`), with
-    /// identical pixels and phase sequences for a success, a 404, a truncation and an empty body.
-    /// Rule: FETCH-1.
+    /// A choice of fetch strategies, made by `LoaderContext.fetchStrategy`: `.data` and `.file`,
+    /// plus `.streaming` with `.decodesWhileStreaming` (`fetchStrategies` lists them). Every one
+    /// gives identical pixels and the same phase sequence, apart from progress and previews, for
+    /// a success, a 404, a truncation, an empty body and progressive images.
+    /// Rules: FETCH-1 (`.data` against `.file`), FETCH-3 (every strategy offered).
     public static let selectableFetchStrategy = LoaderCapabilities(rawValue: 1 << 7)
     /// Fetches by streaming the body to a file in `LoaderContext.temporaryDirectory` (or the
     /// disk cache's directory) as it arrives, and leaves no temporary or partial file behind.
@@ -89,12 +91,56 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// Rule: MEM-4.
     public static let memoryPressure = LoaderCapabilities(rawValue: 1 << 11)
 
+    /// Decode while streaming (`LoaderContext.FetchStrategy.streaming`): the loader hands each
+    /// piece of the body to its decoder as it arrives, by default or when the context asks for
+    /// `.streaming` (which it must then honour). Commits the loader to:
+    /// - never holding the whole compressed body in memory: a decoder's bounded buffer aside,
+    ///   what arrives is decoded and let go (with a disk cache it may also be written to a file
+    ///   as it arrives); with no disk cache, no file is left in `temporaryDirectory`;
+    /// - a `cancel()` mid-stream ending the transfer (the connection is closed) and the decode
+    ///   together: the phase is `empty` before `cancel()` returns and the decode's memory is
+    ///   given back;
+    /// - with `.selectableFetchStrategy`, the pixels and phases of `.data` and `.file`, apart from
+    ///   progress and previews (FETCH-3 adds `.streaming` to the strategies it compares).
+    /// Rule: FETCH-4 (and `.streaming` in FETCH-3 and HTTP-3).
+    public static let decodesWhileStreaming = LoaderCapabilities(rawValue: 1 << 12)
+
+    /// Progressive previews: while a progressive JPEG's scans or an Adam7-interlaced PNG's passes
+    /// arrive, the model publishes coarse images of the one being loaded (with the strategy the
+    /// loader uses by default, or `.streaming` when it declares `.decodesWhileStreaming`: PREVIEW-1
+    /// asks for that). Commits the loader to:
+    /// - publishing a preview only inside `loading`, never as `success` and never after the
+    ///   attempt's terminal phase, which still comes exactly once;
+    /// - previews of one attempt in strictly increasing detail (the scan or pass shown, from 1);
+    /// - a bounded rate: no two previews of one attempt closer together than
+    ///   `LoaderContext.previewInterval` when the context sets it;
+    /// - a preview no larger than the request's target size (`ConformanceSource.maxPixelSize`,
+    ///   with `.targetSize`), nor than the image;
+    /// - no preview for a baseline JPEG or a non-interlaced PNG (there is nothing coarse to show).
+    /// The adapter maps a preview to `ObservedPhase.loading(…, preview: ObservedPreview(detail:
+    /// width:height:))`: the detail the loader reports (increasing within an attempt) and the
+    /// preview's pixel size; a model that keeps showing its latest preview with later progress
+    /// may repeat it in later `loading` phases. Rule: PREVIEW-1.
+    public static let progressivePreviews = LoaderCapabilities(rawValue: 1 << 13)
+
+    /// The strategies a loader offers, in the order FETCH-3 compares them: `.data` and `.file`
+    /// with `.selectableFetchStrategy`, `.streaming` with `.decodesWhileStreaming`.
+    public var fetchStrategies: [LoaderContext.FetchStrategy] {
+        LoaderContext.FetchStrategy.allCases.filter { strategy in
+            switch strategy {
+            case .data, .file: contains(.selectableFetchStrategy)
+            case .streaming: contains(.decodesWhileStreaming)
+            }
+        }
+    }
+
     static let names: [(LoaderCapabilities, String)] = [
         (.memoryCache, "memoryCache"), (.diskCache, "diskCache"), (.retries, "retries"),
         (.injectableClock, "injectableClock"), (.progress, "progress"),
         (.staysEmptyWithoutSource, "staysEmptyWithoutSource"), (.priorities, "priorities"),
         (.selectableFetchStrategy, "selectableFetchStrategy"), (.downloadsToFile, "downloadsToFile"),
         (.targetSize, "targetSize"), (.httpFreshness, "httpFreshness"), (.memoryPressure, "memoryPressure"),
+        (.decodesWhileStreaming, "decodesWhileStreaming"), (.progressivePreviews, "progressivePreviews"),
     ]
 
     public var description: String {

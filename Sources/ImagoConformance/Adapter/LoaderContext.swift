@@ -3,12 +3,21 @@ import Foundation
 /// How a check wants the loader configured. A loader built twice from one context shares its
 /// disk cache (same directory): that is how checks model an app restart or a second process.
 public struct LoaderContext: Sendable {
-    /// Fetch strategies, for loaders that declare `.selectableFetchStrategy`.
+    /// Fetch strategies: `.data` and `.file` for loaders that declare `.selectableFetchStrategy`,
+    /// `.streaming` for those that declare `.decodesWhileStreaming` (the strategies a loader
+    /// offers are `LoaderCapabilities.fetchStrategies`).
     public enum FetchStrategy: String, Sendable, CaseIterable {
-        /// Body accumulated in memory (a data task).
+        /// Body accumulated in memory (a data task), decoded once complete.
         case data
-        /// Body streamed to a temporary file.
+        /// Body streamed to a temporary file, decoded once complete.
         case file
+        /// Decode while streaming: each piece of the body goes to the decoder as it arrives, so
+        /// the pixels are ready when the last byte is. The loader must not keep the compressed
+        /// body in memory (a decoder's own bounded buffer aside; with a disk cache the bytes may
+        /// also go to a file as they arrive, never to memory), must end the transfer and the
+        /// decode together on a cancel, and must give the pixels and phases of the other
+        /// strategies apart from progress and previews (FETCH-3, FETCH-4).
+        case streaming = "stream"
     }
 
     /// The disk cache's directory (empty at first).
@@ -32,6 +41,11 @@ public struct LoaderContext: Sendable {
     public var maxConcurrentFetches: Int?
     /// Fetch strategy (default nil: the subject's own).
     public var fetchStrategy: FetchStrategy?
+    /// The least time between two previews of one attempt, for loaders that declare
+    /// `.progressivePreviews` (default nil: the loader's own bound). PREVIEW-1 sets it and judges
+    /// the previews' rate against it; a loader must publish no two previews of one attempt
+    /// closer together than this (zero: as often as scans complete).
+    public var previewInterval: Duration?
 
     public init(cacheDirectory: URL, temporaryDirectory: URL, clock: ManualClock = ManualClock()) {
         self.cacheDirectory = cacheDirectory

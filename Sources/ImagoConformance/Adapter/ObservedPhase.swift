@@ -55,12 +55,34 @@ public enum ObservedFailure: Error, Sendable, Hashable, CustomStringConvertible 
     }
 }
 
+/// A coarse image a loader shows inside `loading` while the rest arrives (PREVIEW-1): a
+/// progressive JPEG after one of its scans, an Adam7 PNG after one of its passes. The checks
+/// need its place in the sequence and its size, not its pixels.
+public struct ObservedPreview: Sendable, Hashable, CustomStringConvertible {
+    /// How much of the image it shows: the scan (JPEG) or pass (PNG) it was made after, from 1,
+    /// or any measure the loader keeps that grows with every new preview of an attempt.
+    public let detail: Int
+    /// The preview's size in pixels.
+    public let width: Int
+    public let height: Int
+
+    public init(detail: Int, width: Int, height: Int) {
+        self.detail = detail
+        self.width = width
+        self.height = height
+    }
+
+    public var description: String { "preview \(detail) \(width)x\(height)" }
+}
+
 /// A phase as the loader's model published it, in the vocabulary of Docs/phase-rules.md.
 public enum ObservedPhase: Sendable, Hashable, CustomStringConvertible {
     case empty
     /// `received`/`expected` are nil when the loader reports no progress or an unknown total;
-    /// `previous` is the fingerprint of an earlier source's image shown as a placeholder.
-    case loading(received: Int?, expected: Int?, previous: ImageFingerprint?)
+    /// `previous` is the fingerprint of an earlier source's image shown as a placeholder;
+    /// `preview` the coarse image of this attempt shown so far, for loaders with
+    /// `.progressivePreviews` (default nil, so three-value constructions stay valid).
+    case loading(received: Int?, expected: Int?, previous: ImageFingerprint?, preview: ObservedPreview? = nil)
     case success(origin: ObservedOrigin, image: ImageFingerprint)
     case failure(ObservedFailure)
 
@@ -92,6 +114,12 @@ public enum ObservedPhase: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The preview a `loading` phase carries (PREVIEW-1); nil in any other phase.
+    public var preview: ObservedPreview? {
+        if case .loading(_, _, _, let preview) = self { return preview }
+        return nil
+    }
+
     public var failure: ObservedFailure? {
         if case .failure(let failure) = self { return failure }
         return nil
@@ -100,10 +128,11 @@ public enum ObservedPhase: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty: return "empty"
-        case .loading(let received, let expected, let previous):
+        case .loading(let received, let expected, let previous, let preview):
             var text = "loading"
             if let received { text += "(\(received)/\(expected.map(String.init) ?? "?"))" }
             if previous != nil { text += "[previous]" }
+            if let preview { text += "[\(preview)]" }
             return text
         case .success(let origin, let image): return "success(\(origin.rawValue),\(image))"
         case .failure(let failure): return "failure(\(failure))"

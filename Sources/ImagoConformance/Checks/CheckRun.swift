@@ -150,6 +150,7 @@ public final class CheckRun {
         if let limit = context.diskSizeLimit { parts.append("diskSizeLimit \(limit)") }
         if let limit = context.maxConcurrentFetches { parts.append("maxConcurrentFetches \(limit)") }
         if let strategy = context.fetchStrategy { parts.append("fetchStrategy \(strategy.rawValue)") }
+        if let interval = context.previewInterval { parts.append("previewInterval \(interval)") }
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 

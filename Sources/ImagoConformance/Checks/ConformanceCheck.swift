@@ -22,7 +22,7 @@ public struct ConformanceCheck: Sendable {
     public static let all: [ConformanceCheck] =
         initChecks + transitionChecks + cacheChecks + sourceChecks + shareChecks + [priorityCheck] + errorChecks
         + retryChecks + orderChecks + progressChecks + memoryChecks + [memoryPressureCheck, lifetimeCheck] + diskChecks
-        + fetchChecks + httpChecks + [contentEncodingCheck]
+        + fetchChecks + httpChecks + [contentEncodingCheck] + previewChecks
 
     /// The rule IDs, in order.
     public static var ruleIDs: [String] { all.map(\.rule) }

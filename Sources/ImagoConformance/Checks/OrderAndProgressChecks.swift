@@ -57,7 +57,7 @@ extension ConformanceCheck {
             for (source, total) in [(drip, Optional(big.bytes.count)), (chunked, nil)] {
                 let (_, recorder) = try await run.loadToEnd(loader, source, source.url.lastPathComponent)
                 let reports = recorder.phases.compactMap { phase -> (Int, Int?)? in
-                    if case .loading(let received?, let expected, _) = phase { return (received, expected) }
+                    if case .loading(let received?, let expected, _, _) = phase { return (received, expected) }
                     return nil
                 }
                 run.note("\(source.url.lastPathComponent): \(reports.count) reports, last \(reports.last.map { "\($0.0)/\($0.1.map(String.init) ?? "?")" } ?? "none")")

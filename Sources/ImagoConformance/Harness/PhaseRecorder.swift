@@ -6,6 +6,7 @@ public final class PhaseRecorder: Sendable {
     private struct Event {
         let phase: ObservedPhase
         let onMainThread: Bool
+        let at: ContinuousClock.Instant
     }
     private let log = EventLog()
 
@@ -18,12 +19,18 @@ public final class PhaseRecorder: Sendable {
     public init(_ model: any ModelUnderTest) {
         model.observe { [log] phase in
             let onMain = MainQueueMarker.isOnMainActor
-            log.events.withLock { $0.append(Event(phase: phase, onMainThread: onMain)) }
+            let now = ContinuousClock.now
+            log.events.withLock { $0.append(Event(phase: phase, onMainThread: onMain, at: now)) }
         }
     }
 
 
     public var phases: [ObservedPhase] { log.events.withLock { $0.map(\.phase) } }
+    /// Every phase with the moment it reached the observer (PREVIEW-1 bounds the previews' rate
+    /// with these: a publication arrives at or after the moment the loader made it).
+    public var timedPhases: [(at: ContinuousClock.Instant, phase: ObservedPhase)] {
+        log.events.withLock { $0.map { (at: $0.at, phase: $0.phase) } }
+    }
     public var count: Int { log.events.withLock { $0.count } }
     /// Publications that did not arrive on the main thread.
     public var offMainCount: Int { log.events.withLock { $0.filter { !$0.onMainThread }.count } }

@@ -33,15 +33,31 @@ final class ImagoLoader: LoaderUnderTest {
         }
         pressureMonitor = caches.memory ? MemoryPressureMonitor() : nil
         let strategy = context.fetchStrategy ?? defaultStrategy
-        pipeline = ImagePipeline(configuration: .init(
+        var configuration = ImagePipeline.Configuration(
             memoryCache: memory, diskCache: disk,
-            fetchStrategy: strategy == .file ? .downloadToFile : .inMemory,
+            fetchStrategy: Self.fetchStrategy(strategy),
             maxConcurrentFetches: context.maxConcurrentFetches ?? 6,
             respondsToMemoryPressure: pressureMonitor != nil,
             memoryPressureMonitor: pressureMonitor ?? .shared,
             retryPolicy: RetryPolicy(maxRetries: context.maxRetries, initialDelay: context.retryDelay),
             clock: context.clock,
-            temporaryDirectory: context.temporaryDirectory))
+            temporaryDirectory: context.temporaryDirectory)
+        // Previews come with the streaming strategy, always on there (PREVIEW-1, and the other
+        // checks see what an app with previews on publishes), at the rate the check asks for.
+        if strategy == .streaming {
+            var previews = PreviewPolicy()
+            if let interval = context.previewInterval { previews.minimumInterval = interval }
+            configuration.previews = previews
+        }
+        pipeline = ImagePipeline(configuration: configuration)
+    }
+
+    static func fetchStrategy(_ strategy: LoaderContext.FetchStrategy) -> FetchStrategy {
+        switch strategy {
+        case .data: .inMemory
+        case .file: .downloadToFile
+        case .streaming: .streaming
+        }
     }
 
     func makeModel(source: ConformanceSource?) -> any ModelUnderTest {

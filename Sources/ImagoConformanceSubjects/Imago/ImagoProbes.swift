@@ -7,12 +7,20 @@ enum ImagoPhases {
     static func observed(_ phase: ImagePhase) -> ObservedPhase {
         switch phase {
         case .empty: .empty
-        case .loading(let progress, let previous, _):
-            .loading(received: progress?.received, expected: progress?.expected, previous: previous.map(fingerprint))
+        case .loading(let progress, let previous, let preview):
+            .loading(received: progress?.received, expected: progress?.expected, previous: previous.map(fingerprint),
+                     preview: preview.map(observed))
         case .success(let response): .success(origin: ObservedOrigin(rawValue: response.origin.rawValue) ?? .network,
                                               image: fingerprint(response.pixels))
         case .failure(let error): .failure(observed(error))
         }
+    }
+
+    /// A preview's detail (the scan or pass it shows) and pixel size; its pixels are not hashed
+    /// (PREVIEW-1 judges order, rate and size, and hashing every preview would cost a decode's
+    /// worth of work per scan).
+    static func observed(_ preview: ImagePreview) -> ObservedPreview {
+        ObservedPreview(detail: preview.detail, width: preview.pixels.width, height: preview.pixels.height)
     }
 
     static func observed(_ error: ImageLoadingError) -> ObservedFailure {

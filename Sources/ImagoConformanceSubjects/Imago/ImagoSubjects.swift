@@ -1,8 +1,8 @@
 import Imago
 import ImagoConformance
 
-/// Imago's configurations as conformance subjects: {data task, download-to-file} ×
-/// {no cache, memory only, disk only, memory + disk}.
+/// Imago's configurations as conformance subjects: {data task, download-to-file, decode while
+/// streaming} × {no cache, memory only, disk only, memory + disk}.
 public enum ImagoSubjects {
     public enum Caches: String, CaseIterable, Sendable {
         case none, memory, disk, memoryAndDisk = "memory+disk"
@@ -11,7 +11,7 @@ public enum ImagoSubjects {
         var disk: Bool { self == .disk || self == .memoryAndDisk }
     }
 
-    /// All eight configurations, named `imago-<data|file>-<caches>`.
+    /// All twelve configurations, named `imago-<data|file|stream>-<caches>`.
     public static var all: [ConformanceSubject] {
         LoaderContext.FetchStrategy.allCases.flatMap { strategy in
             Caches.allCases.map { subject(strategy: strategy, caches: $0) }
@@ -23,7 +23,14 @@ public enum ImagoSubjects {
                                                 .selectableFetchStrategy, .targetSize]
         if caches.memory { capabilities.formUnion([.memoryCache, .memoryPressure]) }
         if caches.disk { capabilities.formUnion([.diskCache, .httpFreshness]) }
-        if strategy == .file { capabilities.insert(.downloadsToFile) }
+        // A strategy's own capabilities go with the configuration that uses it by default (as
+        // `.downloadsToFile` does), so FETCH-2, FETCH-4 and PREVIEW-1 run once per cache
+        // configuration, and FETCH-3 compares all three strategies on the streaming subjects.
+        switch strategy {
+        case .data: break
+        case .file: capabilities.insert(.downloadsToFile)
+        case .streaming: capabilities.formUnion([.decodesWhileStreaming, .progressivePreviews])
+        }
         return ConformanceSubject(name: "imago-\(strategy.rawValue)-\(caches.rawValue)", kind: .imago,
                                   capabilities: capabilities) { context in
             try ImagoLoader(context: context, defaultStrategy: strategy, caches: caches)
