@@ -103,9 +103,10 @@ example: deps
 # as `FLIP SHARE-4 on imago-data-memory: pass 2, fail 1`) or when a configuration fails a rule.
 # The report goes to .build/conformance-repeat.md and the results, line by line as they come,
 # to .build/conformance-repeat.jsonl. Measured: 3 min 4 s on a 2-core machine shared with other
-# builds (about a minute per run; the disk configurations take longest, about 10 s each).
+# builds (about a minute per run; the disk configurations take longest, about 10 s each), before
+# the four decode-while-streaming configurations (imago-stream-*) were added; not measured since.
 CONFORM_RUNS ?= 3
-IMAGO_SUBJECTS := $(foreach strategy,data file,$(foreach caches,none memory disk memory+disk,imago-$(strategy)-$(caches)))
+IMAGO_SUBJECTS := $(foreach strategy,data file stream,$(foreach caches,none memory disk memory+disk,imago-$(strategy)-$(caches)))
 conform-repeat: deps
 	swift build --product imago
 	.build/debug/imago conform --repeat $(CONFORM_RUNS) $(foreach subject,$(IMAGO_SUBJECTS),--subject $(subject)) \

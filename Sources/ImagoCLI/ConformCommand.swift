@@ -9,7 +9,7 @@ struct ConformCommand: AsyncParsableCommand {
         commandName: "conform",
         abstract: "Run the conformance suite against Imago's configurations and the mutant loaders.",
         discussion: """
-            Subjects: imago-<data|file>-<none|memory|disk|memory+disk>, toy-reference (the mutants' \
+            Subjects: imago-<data|file|stream>-<none|memory|disk|memory+disk>, toy-reference (the mutants' \
             bug-free control) and mutant-<bug>. Exit status: 0 when every Imago configuration passes \
             every applicable rule, every mutant is caught by exactly its expected rules and (with \
             --repeat) no verdict differed between runs; 1 otherwise, or when the results log cannot \

@@ -3,8 +3,9 @@ import ImagoConformanceSubjects
 import ImagoConformanceXCTest
 import XCTest
 
-/// Every rule against every Imago configuration: {data task, download-to-file} ×
-/// {no cache, memory only, disk only, memory + disk}. Each must pass every rule that applies.
+/// Every rule against every Imago configuration: {data task, download-to-file, decode while
+/// streaming} × {no cache, memory only, disk only, memory + disk}. Each must pass every rule that
+/// applies.
 @MainActor
 final class ImagoConformanceTests: XCTestCase {
     private func check(_ strategy: LoaderContext.FetchStrategy, _ caches: ImagoSubjects.Caches) async throws {
@@ -23,4 +24,8 @@ final class ImagoConformanceTests: XCTestCase {
     func testDownloadToFileMemoryCache() async throws { try await check(.file, .memory) }
     func testDownloadToFileDiskCache() async throws { try await check(.file, .disk) }
     func testDownloadToFileMemoryAndDiskCache() async throws { try await check(.file, .memoryAndDisk) }
+    func testStreamingNoCache() async throws { try await check(.streaming, .none) }
+    func testStreamingMemoryCache() async throws { try await check(.streaming, .memory) }
+    func testStreamingDiskCache() async throws { try await check(.streaming, .disk) }
+    func testStreamingMemoryAndDiskCache() async throws { try await check(.streaming, .memoryAndDisk) }
 }

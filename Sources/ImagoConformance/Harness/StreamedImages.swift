@@ -75,9 +75,12 @@ public struct StreamedImage: Sendable {
     public var decodedByteCount: Int { width * height * 4 }
 
     /// The body offset a little past the start of scan (or pass) `index` (0-based): scans
-    /// before it are complete and the decoder has seen the next one begin.
+    /// before it are complete and the decoder has seen the next one begin. For a PNG that is a
+    /// whole row of the pass and more (a row decoder may learn that a pass ended only from the
+    /// next pass's first row); for a JPEG, the next scan's header and some of its data.
     func offset(afterStartOfScan index: Int) -> Int {
-        min(scanStarts[index] + 64, bytes.count - 1)
+        let margin = contentType == "image/png" ? 1 + width * 4 + 64 : 64
+        return min(scanStarts[index] + margin, bytes.count - 1)
     }
 
     /// Where each Adam7 pass's first row begins in a PNG whose image data is stored (zlib level
