@@ -17,6 +17,8 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private let shared: SharedWork
     private let decoder: StreamingDecoder
     private let previews: PreviewPolicy?
+    /// Where the body's copy goes, until its file is opened at the first piece (nil: none kept).
+    private var teeDirectory: URL?
     private var tee: DownloadFile?
     private var ticket: StageTicket?
     private var received = 0
@@ -32,10 +34,7 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         self.shared = shared
         self.decoder = StreamingDecoder(options: request.options)
         self.previews = pipeline.configuration.previews
-        if let teeDirectory {
-            let target = FetchRequest(url: URL(fileURLWithPath: "/"), temporaryDirectory: teeDirectory)
-            tee = try? DownloadFile(target, head: FetchResponseHead(statusCode: 200))
-        }
+        self.teeDirectory = teeDirectory
     }
 
     deinit { end() }
@@ -45,6 +44,13 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
 
     func consume(_ piece: Data) async throws(FetchError) {
         received += piece.count
+        if let directory = teeDirectory {
+            // Opened at the first byte of an accepted body (a 404 makes no file); a file that
+            // cannot be made leaves the load uncached.
+            teeDirectory = nil
+            let target = FetchRequest(url: URL(fileURLWithPath: "/"), temporaryDirectory: directory)
+            tee = try? DownloadFile(target, head: FetchResponseHead(statusCode: 200))
+        }
         if let file = tee {
             do throws(FetchError) { try file.write(piece) } catch { file.abandon(); tee = nil }   // the load goes on uncached
         }
