@@ -1,14 +1,12 @@
 /* Checks the PNG and WebP push decoders (imago_stream.h) against the pull decoders, byte for
- * byte, on the corpus. Plain C, no Swift build:
+ * byte, on the corpus. Plain C, no Swift build: Scripts/stream-check/build.sh, then
  *
- *   cc -O1 -g -fsanitize=address,undefined -I Sources/CImagoCodecs/include -I Sources/CImagoCodecs \
- *      Sources/CImagoCodecs/\*.c Scripts/stream-check/pngwebp_stream_check.c \
- *      $(pkg-config --cflags --libs libjpeg libpng libwebp libwebpdemux libwebpmux zlib) -o /tmp/pngwebp_stream_check
  *   /tmp/pngwebp_stream_check CORPUS_DIR [BIG_FILE...]
  *
  * CORPUS_DIR holds png/, webp/ and invalid/. BIG_FILEs (12 MP .png/.webp) are decoded full size
- * in 64 KiB pieces, timed against the pull decoder; the bytes a stream holds are sampled with
- * mallinfo2 (meaningful without the sanitizer). Exit status 0 when every check passed. */
+ * and at a third in 64 KiB pieces, timed against the pull decoder; the bytes a stream holds
+ * beyond the output are sampled with mallinfo2 after every push (meaningful without the
+ * sanitizer). Exit status 0 when every check passed. */
 #include "imago_stream.h"
 #include "imago_decode.h"
 
@@ -114,6 +112,7 @@ typedef struct plan {
     int previews;
     int zero_pushes;     /* interleave zero-length pushes */
     size_t cancel_after; /* raise the cancel flag after this many bytes (0: never) */
+    const uint8_t *full; /* the full-size pull decode: previews keep every pixel decoded so far */
 } plan;
 
 typedef struct result {
@@ -125,7 +124,21 @@ typedef struct result {
     imago_error err;
 } result;
 
-static size_t heap_now(void) { return mallinfo2().uordblks; }
+/* Adam7 pass (1...7) that carries pixel (x, y). */
+static int adam7_pass(uint32_t x, uint32_t y) {
+    if (y % 8 == 0 && x % 8 == 0) return 1;
+    if (y % 8 == 0 && x % 8 == 4) return 2;
+    if (y % 8 == 4 && x % 4 == 0) return 3;
+    if (y % 4 == 0 && x % 4 == 2) return 4;
+    if (y % 4 == 2 && x % 2 == 0) return 5;
+    if (y % 2 == 0) return 6;
+    return 7;
+}
+
+static size_t heap_now(void) {
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;   /* small blocks and mmapped ones */
+}
 
 /* Streams data through c per plan into out (w x h; w == 0: full size, out allocated). */
 static void stream(const codec *c, const uint8_t *data, size_t size, const plan *p, uint32_t *w, uint32_t *h,
@@ -181,7 +194,7 @@ static void stream(const codec *c, const uint8_t *data, size_t size, const plan 
             st = c->start(s, *out, (size_t)*w * 4, *w, *h, p->previews, &r->err);
             if (st != IMAGO_OK) { r->status = st; r->where = 2; goto done; }
             started = 1;
-            dst = malloc(out_bytes);
+            if (p->previews) dst = malloc(out_bytes);   /* not counted as held: previews are off in the bench */
         } else if (state == IMAGO_STREAM_PREVIEW_READY) {
             CHECK(p->previews, "%s preview while previews off", c->name);
             r->previews++;
@@ -189,6 +202,15 @@ static void stream(const codec *c, const uint8_t *data, size_t size, const plan 
             st = c->render(s, dst, (size_t)*w * 4, *w, *h, &detail, &control, &r->err);
             CHECK(st == IMAGO_OK, "%s render full: %d %s", c->name, st, r->err.message);
             if (detail <= r->last_detail) r->detail_ok = 0;
+            if (st == IMAGO_OK && p->full && *w == r->info.width && *h == r->info.height) {
+                size_t lost = 0;
+                for (uint32_t y = 0; y < *h; y++)
+                    for (uint32_t x = 0; x < *w; x++)
+                        if (adam7_pass(x, y) <= detail &&
+                            memcmp(dst + ((size_t)y * *w + x) * 4, p->full + ((size_t)y * *w + x) * 4, 4) != 0)
+                            lost++;
+                CHECK(lost == 0, "%s preview %d: %zu decoded pixels not shown", c->name, detail, lost);
+            }
             r->last_detail = detail;
             uint32_t sw = *w > 1 ? *w / 2 : 1, sh = *h > 2 ? *h / 3 : 1;
             int32_t detail2 = 0;
@@ -229,8 +251,8 @@ static void check_valid(const codec *c, const char *path) {
     uint8_t *ref;
     imago_status st = pull(c, data, size, 0, 0, &info, &ref, &err);
     CHECK(st == IMAGO_OK, "%s: pull failed %d %s", path, st, err.message);
-    free(ref);
-    if (st != IMAGO_OK) { free(data); return; }
+    uint8_t *full = ref;
+    if (st != IMAGO_OK) { free(full); free(data); return; }
     uint32_t sizes[4][2] = {{info.width, info.height},
                             {(info.width + 1) / 2, (info.height + 1) / 2},
                             {(info.width + 2) / 3, (info.height + 2) / 3},
@@ -251,7 +273,7 @@ static void check_valid(const codec *c, const char *path) {
         for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
             if (pieces[k] == 1 && size > 40000) continue;
             for (int previews = 0; previews < 2; previews++) {
-                plan p = {pieces[k] == (size_t)-1 ? size : pieces[k], (unsigned)(k * 7 + z), previews, k == 5, 0};
+                plan p = {pieces[k] == (size_t)-1 ? size : pieces[k], (unsigned)(k * 7 + z), previews, k == 5, 0, full};
                 uint32_t sw = w, sh = h;
                 uint8_t *out;
                 result r;
@@ -345,6 +367,48 @@ static void check_valid(const codec *c, const char *path) {
     }
     printf("ok-ish %-5s %-32s %5ux%-5u %7zu B  %3d runs, %3d previews, %d/%d prefixes\n", c->name, base_name(path),
            info.width, info.height, size, runs, total_previews, truncated_ok, ncuts);
+    free(full);
+    free(data);
+}
+
+/* Calls out of order are refused, not crashes. */
+static void check_misuse(const codec *c, const char *path) {
+    size_t size;
+    uint8_t *data = read_file(path, &size);
+    imago_error err;
+    imago_image_info info;
+    void *s = c->create(&err);
+    uint8_t px[64];
+    int32_t detail;
+    size_t consumed;
+    imago_stream_state state;
+    CHECK(c->info(s, &info) == IMAGO_ERR_INVALID_ARGUMENT, "%s: info before the header", c->name);
+    CHECK(c->start(s, px, 16, 1, 1, 0, &err) == IMAGO_ERR_INVALID_ARGUMENT, "%s: start before the header", c->name);
+    CHECK(c->render(s, px, 16, 1, 1, &detail, NULL, &err) == IMAGO_ERR_INVALID_ARGUMENT, "%s: render before start", c->name);
+    CHECK(c->push(s, data, 0, &consumed, &state, NULL, &err) == IMAGO_OK && consumed == 0 && state == IMAGO_STREAM_NEEDS_INPUT,
+          "%s: zero push first", c->name);
+    CHECK(c->finish(s, &err) == IMAGO_ERR_EMPTY, "%s: finish with no byte", c->name);
+    size_t off = 0;
+    while (off < size) {
+        CHECK(c->push(s, data + off, size - off, &consumed, &state, NULL, &err) == IMAGO_OK, "%s: push", c->name);
+        off += consumed;
+        if (state == IMAGO_STREAM_HEADER_READY) break;
+    }
+    CHECK(state == IMAGO_STREAM_HEADER_READY, "%s: no header", c->name);
+    CHECK(c->push(s, data + off, size - off, &consumed, &state, NULL, &err) == IMAGO_ERR_INVALID_ARGUMENT,
+          "%s: push before start", c->name);
+    c->info(s, &info);
+    uint8_t *out = malloc((size_t)info.width * info.height * 4);
+    CHECK(c->start(s, out, 4, info.width + 1, 1, 0, &err) == IMAGO_ERR_INVALID_ARGUMENT, "%s: start upsampling", c->name);
+    CHECK(c->start(s, out, (size_t)info.width * 4, info.width, info.height, 1, &err) == IMAGO_OK, "%s: start", c->name);
+    CHECK(c->start(s, out, (size_t)info.width * 4, info.width, info.height, 1, &err) == IMAGO_ERR_INVALID_ARGUMENT,
+          "%s: start twice", c->name);
+    CHECK(c->render(s, px, 16, 1, 1, &detail, NULL, &err) == IMAGO_ERR_INVALID_ARGUMENT, "%s: render with no preview",
+          c->name);
+    CHECK(c->finish(s, &err) == IMAGO_ERR_TRUNCATED, "%s: finish before the end", c->name);
+    c->destroy(s);
+    c->destroy(NULL);
+    free(out);
     free(data);
 }
 
@@ -406,7 +470,7 @@ static void bench(const codec *c, const char *path) {
         CHECK(r.status == IMAGO_OK && memcmp(out, zref, (size_t)w * h * 4) == 0, "%s: big stream %d", path, r.status);
         printf("bench %-5s %-24s %ux%u -> %ux%u (%s%s): pull %.3f s, stream 64 KiB %.3f s; stream held at most %.2f MB "
                "beyond the output (input %.2f MB)\n",
-               c->name, base_name(path), info.width, info.height, w, h, info.lossless ? "lossless" : "lossy",
+               c->name, base_name(path), info.width, info.height, w, h, !strcmp(c->name, "png") ? (info.progressive ? "Adam7" : "non-interlaced") : info.lossless ? "lossless" : "lossy",
                info.has_alpha ? "+alpha" : "", t_pull, t_stream, r.held_max / 1048576.0, size / 1048576.0);
         free(out);
         if (z) free(zref);
@@ -433,6 +497,8 @@ int main(int argc, char **argv) {
     if (!only || !strcmp(only, "png")) {
         snprintf(pattern, sizeof pattern, "%s/png/*.png", argv[1]);
         each(pattern, &png_codec, check_valid);
+        snprintf(pattern, sizeof pattern, "%s/png/rgb-8-interlaced.png", argv[1]);
+        each(pattern, &png_codec, check_misuse);
         snprintf(pattern, sizeof pattern, "%s/invalid/*png*", argv[1]);
         each(pattern, &png_codec, check_invalid);
         snprintf(pattern, sizeof pattern, "%s/invalid/empty.bin", argv[1]);
@@ -441,6 +507,10 @@ int main(int argc, char **argv) {
     if (!only || !strcmp(only, "webp")) {
         snprintf(pattern, sizeof pattern, "%s/webp/*.webp", argv[1]);
         each(pattern, &webp_codec, check_valid);
+        snprintf(pattern, sizeof pattern, "%s/webp/lossy-q80.webp", argv[1]);
+        each(pattern, &webp_codec, check_misuse);
+        snprintf(pattern, sizeof pattern, "%s/webp/lossless.webp", argv[1]);
+        each(pattern, &webp_codec, check_misuse);
         snprintf(pattern, sizeof pattern, "%s/invalid/*webp*", argv[1]);
         each(pattern, &webp_codec, check_invalid);
         snprintf(pattern, sizeof pattern, "%s/invalid/text.txt", argv[1]);
