@@ -475,6 +475,20 @@ static void bench(const codec *c, const char *path) {
         free(out);
         if (z) free(zref);
     }
+    if (info.progressive) {   /* Adam7 with previews: stops, each rendered full size and smaller */
+        uint32_t w = info.width, h = info.height;
+        plan p = {65536, 0, 1, 0, 0, NULL};
+        uint8_t *out;
+        result r;
+        t0 = now();
+        stream(c, data, size, &p, &w, &h, &out, &r);
+        double t_stream = now() - t0;
+        CHECK(r.status == IMAGO_OK && memcmp(out, ref, (size_t)w * h * 4) == 0, "%s: big stream previews %d", path,
+              r.status);
+        printf("bench %-5s %-24s previews on: %d stops (last detail %d), %.3f s with two renders per stop\n", c->name,
+               base_name(path), r.previews, r.last_detail, t_stream);
+        free(out);
+    }
     free(ref);
     free(data);
 }
