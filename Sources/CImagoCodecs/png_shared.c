@@ -1,4 +1,5 @@
 #include "png_shared.h"
+#include "imago_resizer.h"
 
 #include <string.h>
 
@@ -30,4 +31,32 @@ int imago_png_set_transforms(png_structp png, png_infop info) {
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     return passes;
+}
+
+/* Adam7: where each pass starts and how far it steps, across and down. */
+static const uint8_t imago_adam7_x0[7] = {0, 4, 0, 2, 0, 1, 0}, imago_adam7_dx[7] = {8, 8, 4, 4, 2, 2, 1};
+static const uint8_t imago_adam7_y0[7] = {0, 0, 4, 0, 2, 0, 1}, imago_adam7_dy[7] = {8, 8, 8, 4, 4, 2, 2};
+
+void imago_adam7_scatter(uint8_t *dst, const uint8_t *row, uint32_t width, uint32_t y, int pass) {
+    if (y % imago_adam7_dy[pass] != imago_adam7_y0[pass]) return;
+    if (pass == 6) {
+        memcpy(dst, row, (size_t)width * 4);
+        return;
+    }
+    for (uint32_t x = imago_adam7_x0[pass]; x < width; x += imago_adam7_dx[pass]) {
+        memcpy(dst + (size_t)x * 4, row + (size_t)x * 4, 4);
+    }
+}
+
+int imago_png_copy_reduced(const uint8_t *src, size_t src_stride, uint32_t w, uint32_t h, int has_alpha,
+                           uint8_t *dst, size_t dst_stride, uint32_t dst_w, uint32_t dst_h) {
+    if (dst_w == w && dst_h == h) {
+        for (uint32_t y = 0; y < h; y++) memcpy(dst + (size_t)y * dst_stride, src + (size_t)y * src_stride, (size_t)w * 4);
+        return 1;
+    }
+    imago_resizer *r = imago_resizer_create(w, h, dst_w, dst_h, dst, dst_stride, has_alpha);
+    if (r == NULL) return 0;
+    for (uint32_t y = 0; y < h; y++) imago_resizer_push_row(r, src + (size_t)y * src_stride);
+    imago_resizer_destroy(r);
+    return 1;
 }

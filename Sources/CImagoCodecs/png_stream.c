@@ -85,30 +85,13 @@ static void imago_png_stream_on_info(png_structp png, png_infop pi) {
     s->unprocessed = png_process_data_pause(png, 0);
 }
 
-/* Adam7: where each pass starts and how far it steps, across and down. */
-static const uint8_t imago_adam7_x0[7] = {0, 4, 0, 2, 0, 1, 0}, imago_adam7_dx[7] = {8, 8, 4, 4, 2, 2, 1};
-static const uint8_t imago_adam7_y0[7] = {0, 0, 4, 0, 2, 0, 1}, imago_adam7_dy[7] = {8, 8, 8, 4, 4, 2, 2};
-
-/* Without previews, only the pass's own pixels are written (as png_read_row's "sparkle" row
- * does for the pull decoder): libpng hands each pass row expanded to full width, pixel k of the
- * pass replicated over [k*dx, (k+1)*dx), and repeats it for the rows below it in its block. */
-static void imago_png_stream_sparkle(imago_png_stream *s, const uint8_t *row, uint32_t y, int pass) {
-    if (y % imago_adam7_dy[pass] != imago_adam7_y0[pass]) return;
-    uint8_t *dst = s->target + (size_t)y * s->target_stride;
-    if (pass == 6) {
-        memcpy(dst, row, (size_t)s->width * 4);
-        return;
-    }
-    for (uint32_t x = imago_adam7_x0[pass]; x < s->width; x += imago_adam7_dx[pass]) memcpy(dst + (size_t)x * 4, row + (size_t)x * 4, 4);
-}
-
 static void imago_png_stream_on_row(png_structp png, png_bytep row, png_uint_32 y, int pass) {
     imago_png_stream *s = png_get_progressive_ptr(png);
     if (y >= s->height || pass < 0 || pass > 6) return;
     if (row != NULL) {
         s->pass_has_rows = 1;
         if (s->interlaced && !s->previews) {
-            imago_png_stream_sparkle(s, row, y, pass);
+            imago_adam7_scatter(s->target + (size_t)y * s->target_stride, row, s->width, y, pass);
         } else if (s->interlaced) {
             /* "blocky display": fills each pixel's block, so the target is a preview after every pass */
             png_progressive_combine_row(png, s->target + (size_t)y * s->target_stride, row);
@@ -299,17 +282,9 @@ imago_status imago_png_stream_render_preview(imago_png_stream *s, uint8_t *dst, 
     }
     /* libpng's progressive combine fills each pixel's Adam7 block ("blocky display"), so the
      * full-size target already is the block-filled image of the passes decoded so far. */
-    size_t row_bytes = (size_t)s->width * 4;
-    if (dst_w == s->width && dst_h == s->height) {
-        for (uint32_t y = 0; y < dst_h; y++) memcpy(dst + (size_t)y * dst_stride, s->target + (size_t)y * s->target_stride, row_bytes);
-    } else {
-        imago_resizer *r = imago_resizer_create(s->width, s->height, dst_w, dst_h, dst, dst_stride, s->has_alpha);
-        if (r == NULL) {
-            imago_error_set(err, IMAGO_ERR_NO_MEMORY, "out of memory");
-            return IMAGO_ERR_NO_MEMORY;
-        }
-        for (uint32_t y = 0; y < s->height; y++) imago_resizer_push_row(r, s->target + (size_t)y * s->target_stride);
-        imago_resizer_destroy(r);
+    if (!imago_png_copy_reduced(s->target, s->target_stride, s->width, s->height, s->has_alpha, dst, dst_stride, dst_w, dst_h)) {
+        imago_error_set(err, IMAGO_ERR_NO_MEMORY, "out of memory");
+        return IMAGO_ERR_NO_MEMORY;
     }
     *detail = s->preview_pass;
     return IMAGO_OK;
