@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IMAGO_JPEG_STREAM_PIECE 65536   /* most bytes appended to a non-empty tail at a time */
+/* Most bytes appended to a non-empty tail at a time: once libjpeg has used up the old bytes the
+ * rest of the push is read in place, so the tail buffer stays about this small. */
+#define IMAGO_JPEG_STREAM_PIECE 4096
 
 typedef enum imago_jpeg_phase {
     PHASE_HEADER,      /* jpeg_read_header */
