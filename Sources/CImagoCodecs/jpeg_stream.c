@@ -4,11 +4,8 @@
  * mode: input is absorbed scan by scan into libjpeg's coefficient arrays and any completed scan
  * can be rendered as an output pass. Errors longjmp back into the entry point that armed the
  * jump buffer (create, push, start, render_preview); nothing jumps past them. */
-#include "imago_stream.h"
-#include "imago_resizer.h"
-#include "jpeg_common.h"
-#include "jpeg_stream_feed.h"
 #include "jpeg_stream.h"
+#include "jpeg_stream_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,48 +14,11 @@
  * rest of the push is read in place, so the tail buffer stays about this small. */
 #define IMAGO_JPEG_STREAM_PIECE 4096
 
-typedef enum imago_jpeg_phase {
-    PHASE_HEADER,      /* jpeg_read_header */
-    PHASE_READY,       /* header read, waiting for start */
-    PHASE_STARTING,    /* jpeg_start_decompress (absorbs a multi-scan image unless buffered) */
-    PHASE_ROWS,        /* jpeg_read_scanlines into out */
-    PHASE_FINISHING,   /* jpeg_finish_decompress: reads on to EOI */
-    PHASE_SCANS,       /* buffered: jpeg_consume_input, stopping between scans */
-    PHASE_DONE,
-    PHASE_FAILED
-} imago_jpeg_phase;
-
-struct imago_jpeg_stream {
-    struct jpeg_decompress_struct cinfo;
-    imago_jpeg_guard guard;
-    imago_jpeg_feed feed;
-    imago_jpeg_phase phase;
-    imago_image_info info;
-    int cmyk, buffered, created, pushed;
-    int hold;             /* arithmetic coding cannot suspend: keep input until EOI has arrived */
-    size_t eoi_scanned;   /* hold: the tail before this offset has no EOI */
-    int eoi_seen;
-    int scan_done;        /* buffered: last completed scan not yet followed by the next SOS */
-    int preview_scan;     /* buffered: the scan a preview may show now (0: no preview stop) */
-    int finish_output_pending;
-    uint8_t *out;
-    size_t out_stride;
-    uint32_t out_w, out_h;
-    uint8_t *rows;        /* IMAGO_JPEG_BATCH scaled rows while resizing */
-    imago_resizer *resizer;           /* scaled output to out */
-    imago_resizer *preview_resizer;   /* scaled output to a preview's dst */
-};
-
 static void imago_jpeg_stream_failed(imago_jpeg_stream *s, imago_error *err) {
-    s->phase = PHASE_FAILED;
+    s->phase = IMAGO_JPEG_PHASE_FAILED;
     imago_resizer_destroy(s->preview_resizer);
     s->preview_resizer = NULL;
     if (err != NULL) *err = s->guard.failure;
-}
-
-static void imago_jpeg_stream_check_cancel(imago_jpeg_stream *s) {
-    if (imago_control_cancelled(s->guard.control))
-        imago_jpeg_fail((j_common_ptr)&s->cinfo, IMAGO_ERR_CANCELLED, "cancelled");
 }
 
 /* jpeg_create_decompress can only fail for lack of memory; 0 then, with err filled. */
@@ -73,7 +33,7 @@ static int imago_jpeg_stream_init(imago_jpeg_stream *s, imago_error *err) {
     imago_jpeg_guard_watch(&s->guard, &s->cinfo);
     imago_jpeg_feed_init(&s->feed, &s->cinfo);
     jpeg_save_markers(&s->cinfo, JPEG_APP0 + 1, 0xFFFF);
-    s->phase = PHASE_HEADER;
+    s->phase = IMAGO_JPEG_PHASE_HEADER;
     return 1;
 }
 
@@ -88,92 +48,6 @@ imago_jpeg_stream *imago_jpeg_stream_create(imago_error *err) {
         return NULL;
     }
     return s;
-}
-
-/* Scanlines of the current output pass into dst (through resizer when given): 1 once the pass
- * is done, 0 when libjpeg suspended for input. */
-static int imago_jpeg_stream_rows(imago_jpeg_stream *s, uint8_t *dst, size_t stride, imago_resizer *resizer,
-                                  int publish) {
-    j_decompress_ptr c = &s->cinfo;
-    uint32_t width = c->output_width;
-    JSAMPROW rows[IMAGO_JPEG_BATCH];
-    while (c->output_scanline < c->output_height) {
-        imago_jpeg_stream_check_cancel(s);
-        uint32_t first = c->output_scanline;
-        uint32_t batch = c->output_height - first;
-        if (batch > IMAGO_JPEG_BATCH) batch = IMAGO_JPEG_BATCH;
-        for (uint32_t i = 0; i < batch; i++) {
-            rows[i] = resizer != NULL ? s->rows + (size_t)i * width * 4 : dst + (size_t)(first + i) * stride;
-        }
-        uint32_t got = jpeg_read_scanlines(c, rows, batch);
-        if (publish) imago_control_set_rows(s->guard.control, c->output_scanline);
-        for (uint32_t i = 0; i < got; i++) {
-            if (s->cmyk) imago_jpeg_cmyk_to_rgba(rows[i], width, c->saw_Adobe_marker);
-            if (resizer != NULL) imago_resizer_push_row(resizer, rows[i]);
-        }
-        if (got == 0) return 0;
-    }
-    return 1;
-}
-
-/* Buffered mode: absorbs input; stops when a scan has completed and the next one has begun
- * (so it was not the last), runs the final pass once EOI is in. */
-static imago_stream_state imago_jpeg_stream_scans(imago_jpeg_stream *s) {
-    j_decompress_ptr c = &s->cinfo;
-    if (s->finish_output_pending) {
-        if (!jpeg_finish_output(c)) return IMAGO_STREAM_NEEDS_INPUT;
-        s->finish_output_pending = 0;
-    }
-    for (;;) {
-        int r = jpeg_consume_input(c);
-        if (r == JPEG_SUSPENDED) return IMAGO_STREAM_NEEDS_INPUT;
-        if (r == JPEG_REACHED_EOI) break;
-        if (r == JPEG_ROW_COMPLETED) imago_jpeg_stream_check_cancel(s);
-        if (r == JPEG_SCAN_COMPLETED) s->scan_done = c->input_scan_number;
-        if (r == JPEG_REACHED_SOS && s->scan_done > 0) {
-            s->preview_scan = s->scan_done;
-            s->scan_done = 0;
-            return IMAGO_STREAM_PREVIEW_READY;
-        }
-    }
-    if (!jpeg_start_output(c, c->input_scan_number) ||
-        !imago_jpeg_stream_rows(s, s->out, s->out_stride, s->resizer, 1) || !jpeg_finish_output(c))
-        imago_jpeg_fail((j_common_ptr)c, IMAGO_ERR_CORRUPT, "final output pass suspended");
-    return IMAGO_STREAM_COMPLETE;
-}
-
-/* Runs libjpeg as far as the presented input allows. */
-static imago_stream_state imago_jpeg_stream_step(imago_jpeg_stream *s) {
-    j_decompress_ptr c = &s->cinfo;
-    for (;;) {
-        switch (s->phase) {
-        case PHASE_HEADER:
-            if (jpeg_read_header(c, TRUE) == JPEG_SUSPENDED) return IMAGO_STREAM_NEEDS_INPUT;
-            s->cmyk = imago_jpeg_fill_info(c, &s->info);
-            s->phase = PHASE_READY;
-            return IMAGO_STREAM_HEADER_READY;
-        case PHASE_STARTING:
-            if (!jpeg_start_decompress(c)) return IMAGO_STREAM_NEEDS_INPUT;
-            s->phase = s->buffered ? PHASE_SCANS : PHASE_ROWS;
-            break;
-        case PHASE_ROWS:
-            if (!imago_jpeg_stream_rows(s, s->out, s->out_stride, s->resizer, 1)) return IMAGO_STREAM_NEEDS_INPUT;
-            s->phase = PHASE_FINISHING;
-            break;
-        case PHASE_SCANS: {
-            imago_stream_state state = imago_jpeg_stream_scans(s);
-            if (state != IMAGO_STREAM_COMPLETE) return state;
-            s->phase = PHASE_FINISHING;
-            break;
-        }
-        case PHASE_FINISHING:
-            if (!jpeg_finish_decompress(c)) return IMAGO_STREAM_NEEDS_INPUT;
-            s->phase = PHASE_DONE;
-            return IMAGO_STREAM_COMPLETE;
-        default:
-            return s->phase == PHASE_DONE ? IMAGO_STREAM_COMPLETE : IMAGO_STREAM_HEADER_READY;
-        }
-    }
 }
 
 /* Presents the push's bytes to libjpeg and runs it: in place while nothing is left over from
@@ -234,7 +108,7 @@ imago_status imago_jpeg_stream_push(imago_jpeg_stream *s, const uint8_t *data, s
                                     imago_stream_state *state, imago_decode_control *control, imago_error *err) {
     *consumed = 0;
     *state = IMAGO_STREAM_NEEDS_INPUT;
-    if (s->phase == PHASE_FAILED) {
+    if (s->phase == IMAGO_JPEG_PHASE_FAILED) {
         if (err != NULL) *err = s->guard.failure;
         return (imago_status)s->guard.failure.status;
     }
@@ -242,12 +116,12 @@ imago_status imago_jpeg_stream_push(imago_jpeg_stream *s, const uint8_t *data, s
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "no data for %zu bytes", size);
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
-    if (s->phase == PHASE_DONE) {
+    if (s->phase == IMAGO_JPEG_PHASE_DONE) {
         *consumed = size;
         *state = IMAGO_STREAM_COMPLETE;
         return IMAGO_OK;
     }
-    if (s->phase == PHASE_READY) {   /* nothing more is decoded before start */
+    if (s->phase == IMAGO_JPEG_PHASE_READY) {   /* nothing more is decoded before start */
         *state = IMAGO_STREAM_HEADER_READY;
         return IMAGO_OK;
     }
@@ -263,7 +137,7 @@ imago_status imago_jpeg_stream_push(imago_jpeg_stream *s, const uint8_t *data, s
 }
 
 imago_status imago_jpeg_stream_info(const imago_jpeg_stream *s, imago_image_info *info) {
-    if (s->phase == PHASE_HEADER || (s->phase == PHASE_FAILED && s->info.width == 0)) return IMAGO_ERR_INVALID_ARGUMENT;
+    if (s->phase == IMAGO_JPEG_PHASE_HEADER || (s->phase == IMAGO_JPEG_PHASE_FAILED && s->info.width == 0)) return IMAGO_ERR_INVALID_ARGUMENT;
     *info = s->info;
     return IMAGO_OK;
 }
@@ -278,7 +152,7 @@ static int imago_jpeg_stream_geometry(uint32_t limit_w, uint32_t limit_h, const 
 imago_status imago_jpeg_stream_start(imago_jpeg_stream *s, uint8_t *out, size_t out_stride, uint32_t out_w,
                                      uint32_t out_h, int32_t previews, imago_error *err) {
     j_decompress_ptr c = &s->cinfo;
-    if (s->phase != PHASE_READY) {
+    if (s->phase != IMAGO_JPEG_PHASE_READY) {
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "start needs HEADER_READY, once");
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
@@ -308,7 +182,7 @@ imago_status imago_jpeg_stream_start(imago_jpeg_stream *s, uint8_t *out, size_t 
         if (s->resizer == NULL) imago_jpeg_fail((j_common_ptr)c, IMAGO_ERR_NO_MEMORY, "out of memory");
     }
     s->hold = c->arith_code;
-    s->phase = PHASE_STARTING;
+    s->phase = IMAGO_JPEG_PHASE_STARTING;
     return IMAGO_OK;
 }
 
@@ -316,11 +190,11 @@ imago_status imago_jpeg_stream_render_preview(imago_jpeg_stream *s, uint8_t *dst
                                               uint32_t dst_h, int32_t *detail, imago_decode_control *control,
                                               imago_error *err) {
     j_decompress_ptr c = &s->cinfo;
-    if (s->phase == PHASE_FAILED) {
+    if (s->phase == IMAGO_JPEG_PHASE_FAILED) {
         if (err != NULL) *err = s->guard.failure;
         return (imago_status)s->guard.failure.status;
     }
-    if (s->phase != PHASE_SCANS || s->preview_scan == 0 || s->finish_output_pending) {
+    if (s->phase != IMAGO_JPEG_PHASE_SCANS || s->preview_scan == 0 || s->finish_output_pending) {
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "no preview ready");
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
@@ -348,8 +222,8 @@ imago_status imago_jpeg_stream_render_preview(imago_jpeg_stream *s, uint8_t *dst
 }
 
 imago_status imago_jpeg_stream_finish(imago_jpeg_stream *s, imago_error *err) {
-    if (s->phase == PHASE_DONE) return IMAGO_OK;
-    if (s->phase == PHASE_FAILED) {
+    if (s->phase == IMAGO_JPEG_PHASE_DONE) return IMAGO_OK;
+    if (s->phase == IMAGO_JPEG_PHASE_FAILED) {
         if (err != NULL) *err = s->guard.failure;
         return (imago_status)s->guard.failure.status;
     }
