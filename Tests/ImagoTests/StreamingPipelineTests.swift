@@ -42,10 +42,12 @@ final class StreamingPipelineTests: XCTestCase {
 
     func testTheDiskCacheGetsTheBodyOnlyOnceItIsCompleteAndDecoded() async throws {
         let stall = Gate()
+        let jpeg = self.jpeg
         server.setRoute("/held.jpg", Route(body: jpeg, contentType: "image/jpeg", faults: Faults(
             stallAfterBytes: jpeg.count / 2, gate: stall, headers: ["Cache-Control": "max-age=3600"])))
         let pipeline = try pipeline(disk: true)
-        let load = Task { try await pipeline.response(for: request("/held.jpg")) }
+        let held = request("/held.jpg")
+        let load = Task { try await pipeline.response(for: held) }
         try await server.counters.waitUntil { $0.bodyBytesSent(for: "/held.jpg") >= jpeg.count / 2 }
         let key = request("/held.jpg").source.identity
         let disk = try XCTUnwrap(pipeline.configuration.diskCache)
@@ -77,12 +79,14 @@ final class StreamingPipelineTests: XCTestCase {
 
     func testACancelMidStreamEndsTheTransferAndTheDecodeTogether() async throws {
         let stall = Gate()
+        let jpeg = self.jpeg
         server.setRoute("/cancel.jpg", Route(body: jpeg, contentType: "image/jpeg",
                                              faults: Faults(stallAfterBytes: jpeg.count / 2, gate: stall)))
         let pipeline = try pipeline(disk: true)
         let buffersBefore = PixelMemory.liveBufferCount
         let closed = server.counters.snapshot.connectionsClosedByClient
-        let load = Task { try await pipeline.response(for: request("/cancel.jpg")) }
+        let cancelled = request("/cancel.jpg")
+        let load = Task { try await pipeline.response(for: cancelled) }
         try await server.counters.waitUntil { $0.bodyBytesSent(for: "/cancel.jpg") >= jpeg.count / 2 }
         // The header came long before half the body: the decode has its output by now.
         try await waitUntil { pipeline.counters.snapshot.decodes == 1 }
@@ -125,7 +129,7 @@ final class StreamingPipelineTests: XCTestCase {
         let pipeline = try pipeline(previews: PreviewPolicy(minimumInterval: .zero, maxPixelSize: 100))
         for path in ["/p.jpg", "/p.png"] {
             let seen = PreviewLog()
-            let response = try await pipeline.response(for: request(path)) { seen.add($0) }
+            let response = try await pipeline.response(for: request(path), preview: { seen.add($0) })
             let previews = seen.previews
             XCTAssertGreaterThanOrEqual(previews.count, 2, path)
             XCTAssertEqual(previews.map(\.detail), previews.map(\.detail).sorted(), path)

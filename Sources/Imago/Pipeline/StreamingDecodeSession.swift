@@ -22,7 +22,8 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private var tee: DownloadFile?
     private var ticket: StageTicket?
     private var received = 0
-    private var lastPreview: ContinuousClock.Instant?
+    /// When the last preview was published, and how long it took to render.
+    private var lastPreview: (end: ContinuousClock.Instant, cost: Duration)?
     private var decodeStarted = false
     /// Why the decode stopped the transfer (nil while it goes on).
     private(set) var failure: ImageLoadingError?
@@ -118,12 +119,18 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         }
     }
 
+    /// A preview when the last one is at least `minimumInterval` old and (unless the interval is
+    /// zero: every scan) at least as old as it took to render: a preview of a large output is a
+    /// whole output pass (libjpeg renders a scan at the output's size), so previews never take
+    /// more than half of the decode's time.
     private func publishPreviewIfDue() {
         guard let previews, shared.wantsPreviews else { return }
-        let now = ContinuousClock.now
-        if let lastPreview, now - lastPreview < previews.minimumInterval { return }
+        let start = ContinuousClock.now
+        if let lastPreview, previews.minimumInterval > .zero,
+           start - lastPreview.end < max(previews.minimumInterval, lastPreview.cost) { return }
         guard let rendered = try? decoder.renderPreview(maxPixelSize: previews.maxPixelSize) else { return }
-        lastPreview = now
+        let end = ContinuousClock.now
+        lastPreview = (end, end - start)
         shared.report(ImagePreview(pixels: rendered.pixels, detail: rendered.detail, receivedBytes: received))
     }
 
