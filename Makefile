@@ -129,9 +129,12 @@ mutants: deps
 # flags; both Imago's Swift code and the CImagoCodecs shim are instrumented. The codec
 # libraries themselves are Debian's (not instrumented): the targets exercise Imago's handling
 # of whatever they report.
-# Which target `make fuzz` runs (default png) and for how long (default 60 seconds).
+# Which target `make fuzz` runs (default png) and for how long (default 60 seconds). MODE=chunked
+# feeds each input to the push decoders in pseudo-random pieces and checks the result equals the
+# one-shot decode's (default: the one-shot checks); its corpus and artifacts are kept apart.
 FORMAT ?= png
 SECONDS ?= 60
+MODE ?= oneshot
 FUZZ_SCRATCH := $(CURDIR)/.build-fuzz
 # `--sanitize fuzzer` tells SwiftPM to link libFuzzer's main (instead of the executable's own);
 # the combined -sanitize= for swiftc comes last because the Swift driver keeps only the last one
@@ -151,17 +154,21 @@ FUZZ_ARGS ?=
 fuzz-build: deps
 	swift build $(FUZZ_FLAGS)
 
-# make fuzz FORMAT=png|jpeg|webp|decode SECONDS=N: grows Reports/fuzz/FORMAT (seeded from
-# Corpus/), crash inputs go to Reports/fuzz/FORMAT-artifacts/. The decode target's file path
+# make fuzz FORMAT=png|jpeg|webp|decode SECONDS=N [MODE=chunked]: grows Reports/fuzz/FORMAT
+# (FORMAT-chunked in the chunked mode; seeded from Corpus/ and, chunked, the one-shot corpus too),
+# crash inputs go to Reports/fuzz/FORMAT[-chunked]-artifacts/. The decode target's file path
 # rewrites a scratch file per input, on tmpfs when there is one (measured 3x faster than ext4 here).
+FUZZ_DIR = $(FORMAT)$(if $(filter chunked,$(MODE)),-chunked,)
+FUZZ_EXTRA_SEEDS = $(if $(filter chunked,$(MODE)),$(wildcard $(FUZZ_WORK)/$(FORMAT)),)
 fuzz: fuzz-build
 	@case "$(FORMAT)" in png|jpeg|webp|decode) ;; *) echo "FORMAT must be png, jpeg, webp or decode"; exit 2;; esac
-	mkdir -p $(FUZZ_WORK)/$(FORMAT) $(FUZZ_WORK)/$(FORMAT)-artifacts
+	@case "$(MODE)" in oneshot|chunked) ;; *) echo "MODE must be oneshot or chunked"; exit 2;; esac
+	mkdir -p $(FUZZ_WORK)/$(FUZZ_DIR) $(FUZZ_WORK)/$(FUZZ_DIR)-artifacts
 	scratch=$$([ -d /dev/shm ] && echo /dev/shm || echo $(CURDIR)/$(FUZZ_WORK))/imago-fuzz-$(FORMAT)-$$$$.bin; \
-	IMAGO_FUZZ_SCRATCH=$$scratch $$(swift build $(FUZZ_FLAGS) --show-bin-path)/fuzz-$(FORMAT) \
+	IMAGO_FUZZ_MODE=$(MODE) IMAGO_FUZZ_SCRATCH=$$scratch $$(swift build $(FUZZ_FLAGS) --show-bin-path)/fuzz-$(FORMAT) \
 	  -max_total_time=$(SECONDS) -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
-	  -print_final_stats=1 -artifact_prefix=$(FUZZ_WORK)/$(FORMAT)-artifacts/ $(FUZZ_ARGS) \
-	  $(FUZZ_WORK)/$(FORMAT) $(FUZZ_SEEDS_$(FORMAT)); \
+	  -print_final_stats=1 -artifact_prefix=$(FUZZ_WORK)/$(FUZZ_DIR)-artifacts/ $(FUZZ_ARGS) \
+	  $(FUZZ_WORK)/$(FUZZ_DIR) $(FUZZ_SEEDS_$(FORMAT)) $(FUZZ_EXTRA_SEEDS); \
 	status=$$?; rm -f $$scratch; exit $$status
 
 # The whole suite under AddressSanitizer and, separately, ThreadSanitizer, each in its own

@@ -3,6 +3,7 @@
 #include "imago_decode.h"
 #include "imago_reader.h"
 #include "imago_resizer.h"
+#include "png_shared.h"
 
 #include <png.h>
 #include <stdlib.h>
@@ -47,25 +48,7 @@ static void imago_png_on_read(png_structp png, png_bytep dst, size_t length) {
 }
 
 static void imago_png_fill_info(imago_png_decoder *d, imago_image_info *info) {
-    png_structp png = d->png;
-    png_infop pi = d->info;
-    int color_type = png_get_color_type(png, pi);
-    int has_trns = png_get_valid(png, pi, PNG_INFO_tRNS) != 0;
-    memset(info, 0, sizeof *info);
-    info->width = d->width;
-    info->height = d->height;
-    info->bit_depth = png_get_bit_depth(png, pi);
-    switch (color_type) {
-    case PNG_COLOR_TYPE_GRAY: info->color_model = IMAGO_COLOR_GRAY; break;
-    case PNG_COLOR_TYPE_GRAY_ALPHA: info->color_model = IMAGO_COLOR_GRAY_ALPHA; break;
-    case PNG_COLOR_TYPE_PALETTE: info->color_model = IMAGO_COLOR_PALETTE; break;
-    case PNG_COLOR_TYPE_RGB_ALPHA: info->color_model = IMAGO_COLOR_RGBA; break;
-    default: info->color_model = IMAGO_COLOR_RGB; break;
-    }
-    info->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
-    info->orientation = 1;
-    info->progressive = d->interlaced;
-    info->frame_count = 1;
+    imago_png_describe(d->png, d->info, info);
     d->has_alpha = info->has_alpha;
 }
 
@@ -97,18 +80,6 @@ imago_png_decoder *imago_png_open(const imago_input *input, imago_image_info *in
     d->interlaced = png_get_interlace_type(d->png, d->info) != PNG_INTERLACE_NONE;
     imago_png_fill_info(d, info);
     return d;
-}
-
-/* Ask libpng for 8-bit RGBA whatever the source: palette and low-bit gray expand, tRNS
- * becomes alpha, 16-bit samples are scaled with rounding (not truncated), gray replicates. */
-static int imago_png_set_transforms(png_structp png, png_infop info) {
-    png_set_expand(png);
-    png_set_scale_16(png);
-    png_set_gray_to_rgb(png);
-    png_set_filler(png, 0xff, PNG_FILLER_AFTER);
-    int passes = png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-    return passes;
 }
 
 static imago_status imago_png_rows(imago_png_decoder *d, uint8_t *out, size_t stride,

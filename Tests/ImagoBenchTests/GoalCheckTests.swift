@@ -72,4 +72,25 @@ final class GoalCheckTests: XCTestCase {
         XCTAssertEqual(miss.measured, "0.73× (1100 of 1500 images/s)")
         XCTAssertEqual(GoalCheck.throughputRow([single, row("concurrency=4 transport=\(transport)", 1500)]).verdict, .notMeasured)
     }
+
+    func testStreamingGoalsAtTwentyMegabytesPerSecond() throws {
+        func row(_ metric: String, _ parameters: String, _ value: Double, unit: String = "MiB") -> BenchResult {
+            BenchResult(scenario: "stream", parameters: "format=png-rgb8 size=12MP" + parameters, metric: metric,
+                        unit: unit, direction: .lowerIsBetter, samples: [value])
+        }
+        let rows = GoalCheck.streamingRows([
+            row("decoded-size", "", 45.8),
+            row("time-to-pixels/transfer", " bandwidth=20MB/s strategy=stream", 1.04, unit: "×"),
+            row("time-to-pixels/transfer", " bandwidth=2MB/s strategy=stream", 1.5, unit: "×"),   // not the goal's
+            row("time-to-pixels/transfer", " bandwidth=20MB/s strategy=data", 1.9, unit: "×"),     // nor this
+            row("peak-rss-growth", " bandwidth=20MB/s strategy=stream", 60),                        // > 53.8
+        ])
+        let ratio = try XCTUnwrap(rows.first { $0.goal.contains("time to pixels / transfer") })
+        XCTAssertEqual(ratio.verdict, .pass)
+        XCTAssertEqual(ratio.measured, "1.04×")
+        let memory = try XCTUnwrap(rows.first { $0.goal.contains("peak RSS growth") })
+        XCTAssertEqual(memory.verdict, .miss)
+        XCTAssertEqual(memory.target, "≤ 53.8 MiB (decoded + 8)")
+        XCTAssertEqual(GoalCheck.streamingRows([]).map(\.verdict), [.notMeasured])
+    }
 }

@@ -58,6 +58,7 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
                 XCTAssertEqual([UInt8](try Data(contentsOf: file)), body)
                 try FileManager.default.removeItem(at: file)
             case .notModified: XCTFail("304")
+            case .streamed: XCTFail("streamed without a consumer")
             }
         }
         try await trusting.shutdown()

@@ -45,6 +45,7 @@ struct TransportContract {
             defer { try? FileManager.default.removeItem(at: url) }
             return [UInt8](try Data(contentsOf: url))
         case .notModified: XCTFail("unexpected 304", file: file, line: line); return []
+        case .streamed: XCTFail("unexpected streamed body", file: file, line: line); return []
         }
     }
 

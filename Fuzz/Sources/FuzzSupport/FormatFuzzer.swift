@@ -2,13 +2,18 @@ import Foundation
 import Imago
 
 /// One format's fuzz target: header parse, full decode, and (when the header asks for it) the
-/// EXIF orientation path, each checked against `FuzzInvariants`.
+/// EXIF orientation path, each checked against `FuzzInvariants`; in the chunked mode, the push
+/// decoders against the one-shot decode instead (`ChunkedFuzzer`).
 public enum FormatFuzzer {
     /// Returns -1 (libFuzzer: do not add to the corpus) for inputs that sniff as another
     /// format, so each target's corpus grows only inside its own decoder.
     public static func run(_ data: UnsafePointer<UInt8>?, _ size: Int, format: ImageFormat) -> CInt {
         let bytes = UnsafeRawBufferPointer(start: data, count: size)
         guard SniffedFormat(prefix: bytes) == .supported(format) else { return -1 }
+        if ChunkedFuzzer.isOn {
+            ChunkedFuzzer.run(bytes, format: format)
+            return 0
+        }
         let copy = Data(bytes)
         let options = DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit)
 

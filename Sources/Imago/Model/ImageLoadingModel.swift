@@ -194,8 +194,11 @@ public final class ImageLoadingModel {
         }
         // Previews only when the pipeline makes them: a listener makes its streaming decodes
         // render them (PREVIEW-1).
-        let onPreview: (@Sendable (ImagePreview) -> Void)? = pipeline.configuration.previews == nil ? nil : { [weak self] preview in
-            Task { @MainActor [weak self] in self?.previewed(preview, attempt: attempt) }
+        var onPreview: (@Sendable (ImagePreview) -> Void)?
+        if pipeline.configuration.previews != nil {
+            onPreview = { [weak self] preview in
+                Task { @MainActor [weak self] in self?.previewed(preview, attempt: attempt) }
+            }
         }
         let load = pipeline.imageTask(for: request, progress: onProgress, preview: onPreview)
         let watcher = Task { [weak self] in

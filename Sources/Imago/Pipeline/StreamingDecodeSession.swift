@@ -17,10 +17,13 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private let shared: SharedWork
     private let decoder: StreamingDecoder
     private let previews: PreviewPolicy?
+    /// Where the body's copy goes, until its file is opened at the first piece (nil: none kept).
+    private var teeDirectory: URL?
     private var tee: DownloadFile?
     private var ticket: StageTicket?
     private var received = 0
-    private var lastPreview: ContinuousClock.Instant?
+    /// When the last preview was published, and how long it took to render.
+    private var lastPreview: (end: ContinuousClock.Instant, cost: Duration)?
     private var decodeStarted = false
     /// Why the decode stopped the transfer (nil while it goes on).
     private(set) var failure: ImageLoadingError?
@@ -32,10 +35,7 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         self.shared = shared
         self.decoder = StreamingDecoder(options: request.options)
         self.previews = pipeline.configuration.previews
-        if let teeDirectory {
-            let target = FetchRequest(url: URL(fileURLWithPath: "/"), temporaryDirectory: teeDirectory)
-            tee = try? DownloadFile(target, head: FetchResponseHead(statusCode: 200))
-        }
+        self.teeDirectory = teeDirectory
     }
 
     deinit { end() }
@@ -45,6 +45,13 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
 
     func consume(_ piece: Data) async throws(FetchError) {
         received += piece.count
+        if let directory = teeDirectory {
+            // Opened at the first byte of an accepted body (a 404 makes no file); a file that
+            // cannot be made leaves the load uncached.
+            teeDirectory = nil
+            let target = FetchRequest(url: URL(fileURLWithPath: "/"), temporaryDirectory: directory)
+            tee = try? DownloadFile(target, head: FetchResponseHead(statusCode: 200))
+        }
         if let file = tee {
             do throws(FetchError) { try file.write(piece) } catch { file.abandon(); tee = nil }   // the load goes on uncached
         }
@@ -112,12 +119,18 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         }
     }
 
+    /// A preview when the last one is at least `minimumInterval` old and (unless the interval is
+    /// zero: every scan) at least as old as it took to render: a preview of a large output is a
+    /// whole output pass (libjpeg renders a scan at the output's size), so previews never take
+    /// more than half of the decode's time.
     private func publishPreviewIfDue() {
         guard let previews, shared.wantsPreviews else { return }
-        let now = ContinuousClock.now
-        if let lastPreview, now - lastPreview < previews.minimumInterval { return }
+        let start = ContinuousClock.now
+        if let lastPreview, previews.minimumInterval > .zero,
+           start - lastPreview.end < max(previews.minimumInterval, lastPreview.cost) { return }
         guard let rendered = try? decoder.renderPreview(maxPixelSize: previews.maxPixelSize) else { return }
-        lastPreview = now
+        let end = ContinuousClock.now
+        lastPreview = (end, end - start)
         shared.report(ImagePreview(pixels: rendered.pixels, detail: rendered.detail, receivedBytes: received))
     }
 

@@ -19,8 +19,9 @@ public struct ImagePreview: Sendable {
 
 /// When a streaming load publishes previews (`ImagePipeline.Configuration.previews`).
 public struct PreviewPolicy: Sendable, Hashable {
-    /// The least time between two previews of one load; scans that complete sooner are not
-    /// shown (rendering one costs about as much as decoding a scan). Default 250 ms.
+    /// The least time between two previews of one load, and at least the time the last one
+    /// took to render (a preview of a full-size JPEG is a whole output pass): scans that complete
+    /// sooner are not shown. Zero shows every scan and pass. Default 250 ms.
     public var minimumInterval: Duration
     /// Longest side of a preview, in pixels (never larger than the final image). Default 1024:
     /// a preview of a 40 MP photo at full size would double its memory for a moment.

@@ -10,8 +10,9 @@ public enum MemoryProbe: Codable, Sendable, Hashable {
     case thumbnail(file: String, maxPixelSize: Int, method: ThumbnailMethod)
     /// One load of `url` through a pipeline without caches, bodies received by `strategy`
     /// (a `FetchStrategy` raw value) over `transport` (a `BuiltInTransport` raw value; nil: the
-    /// platform's default), download temporaries in `temporaryDirectory`.
-    case fetch(url: String, strategy: String, temporaryDirectory: String, transport: String? = nil)
+    /// platform's default), download temporaries in `temporaryDirectory`; `previews` turns the
+    /// pipeline's progressive previews on (`PreviewPolicy()`), timing the first one.
+    case fetch(url: String, strategy: String, temporaryDirectory: String, transport: String? = nil, previews: Bool = false)
     /// `count` distinct in-memory sources (the same encoded file under different ids) loaded
     /// one after another through a pipeline whose memory cache holds at most `cacheCostLimit`
     /// bytes; then the pipeline is dropped, so whatever is still held afterwards is a leak.
@@ -53,10 +54,14 @@ public struct MemoryProbeResult: Codable, Sendable, Equatable {
     /// (`PixelMemory.liveBufferCount` back to its value before the probe); false is a leak
     /// of decoded images (MEM-5).
     public var imagesReleased: Bool
+    /// A fetch with previews: milliseconds from the request to the first preview (nil: none came,
+    /// or previews were off).
+    public var firstPreviewMilliseconds: Double?
 
     public init(milliseconds: Double, peakGrowthBytes: Int, peakResidentBytes: Int, heldAfterBytes: Int,
                 mallocHeldBytes: Int, decodedBytes: Int, peakWasReset: Bool, ownerReleased: Bool,
-                imagesReleased: Bool) {
+                imagesReleased: Bool, firstPreviewMilliseconds: Double? = nil) {
+        self.firstPreviewMilliseconds = firstPreviewMilliseconds
         self.milliseconds = milliseconds
         self.peakGrowthBytes = peakGrowthBytes
         self.peakResidentBytes = peakResidentBytes

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Imago
+import Synchronization
 
 /// The child side of a memory probe: measures the process around the probe's work.
 public enum MemoryProbeRunner {
@@ -10,13 +11,13 @@ public enum MemoryProbeRunner {
         // Touch what every probe needs before the "before" reading, so lazy runtime set-up
         // (Foundation's first file read, the decoder tables) is not charged to the probe.
         _ = ProcessMemory.residentBytes()
-        if case .fetch(let url, _, _, let transport) = probe { await warmUpNetworking(url, transport: transport) }
+        if case .fetch(let url, _, _, let transport, _) = probe { await warmUpNetworking(url, transport: transport) }
         let before = ProcessMemory.residentBytes() ?? 0
         let mallocBefore = ProcessMemory.mallocInUseBytes()
         let buffersBefore = PixelMemory.liveBufferCount
         let reset = ProcessMemory.resetPeak()
         let start = ContinuousClock.now
-        let owner = ReleaseWatch()
+        let owner = ReleaseWatch(start: start)
         let decodedBytes = try await perform(probe, owner: owner)
         let elapsed = ContinuousClock.now - start
         let peak = ProcessMemory.peakResidentBytes() ?? 0
@@ -38,7 +39,7 @@ public enum MemoryProbeRunner {
             milliseconds: Double(seconds) * 1000 + Double(attoseconds) / 1e15,
             peakGrowthBytes: peak - before, peakResidentBytes: peak, heldAfterBytes: after - before,
             mallocHeldBytes: mallocAfter - mallocBefore, decodedBytes: decodedBytes, peakWasReset: reset,
-            ownerReleased: released, imagesReleased: imagesReleased)
+            ownerReleased: released, imagesReleased: imagesReleased, firstPreviewMilliseconds: owner.firstPreview.map { $0.seconds * 1000 })
     }
 
     /// One tiny request to the probe's server through the probe's transport, so the networking
@@ -66,16 +67,20 @@ public enum MemoryProbeRunner {
             return try ImageDecoder.decode(contentsOfFile: file, options: DecodeOptions(), cancellation: nil).pixels.byteCount
         case .thumbnail(let file, let maxPixelSize, let method):
             return try Thumbnailer.make(file: file, maxPixelSize: maxPixelSize, method: method).byteCount
-        case .fetch(let url, let strategy, let temporaryDirectory, let transportName):
+        case .fetch(let url, let strategy, let temporaryDirectory, let transportName, let previews):
             guard let strategy = FetchStrategy(rawValue: strategy), let url = URL(string: url),
                   let transport = Self.transport(transportName) else {
                 throw BenchError("bad fetch probe \(url) \(strategy) \(transportName ?? "default")")
             }
-            let pipeline = ImagePipeline(configuration: .init(
-                transport: transport, memoryCache: nil, fetchStrategy: strategy, retryPolicy: .none,
-                temporaryDirectory: URL(fileURLWithPath: temporaryDirectory)))
+            var configuration = ImagePipeline.Configuration(
+                transport: transport, memoryCache: nil, fetchStrategy: strategy, retryPolicy: RetryPolicy.none,
+                temporaryDirectory: URL(fileURLWithPath: temporaryDirectory))
+            if previews { configuration.previews = PreviewPolicy() }
+            let pipeline = ImagePipeline(configuration: configuration)
             owner.watch(pipeline)
-            return try await pipeline.response(for: ImageRequest(source: .url(url))).pixels.byteCount
+            var onPreview: (@Sendable (ImagePreview) -> Void)?
+            if previews { onPreview = { _ in owner.previewed() } }
+            return try await pipeline.response(for: ImageRequest(source: .url(url)), preview: onPreview).pixels.byteCount
         case .pipelineBatch(let file, let count, let cacheCostLimit):
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             let pipeline = ImagePipeline(configuration: .init(
@@ -93,6 +98,19 @@ public enum MemoryProbeRunner {
 /// Watches the object a probe's work was done by (its pipeline) without keeping it alive.
 final class ReleaseWatch: @unchecked Sendable {   // written once by the probe before it returns
     private weak var object: AnyObject?
+    private let start: ContinuousClock.Instant
+    private let firstPreviewAt = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(start: ContinuousClock.Instant = .now) { self.start = start }
+
+    /// Time from the probe's start to its first preview (nil: none).
+    var firstPreview: Duration? { firstPreviewAt.withLock { $0 }.map { $0 - start } }
+
+    /// Records a preview's arrival (the first one counts).
+    func previewed() {
+        let now = ContinuousClock.now
+        firstPreviewAt.withLock { $0 = $0 ?? now }
+    }
 
     func watch(_ object: AnyObject) { self.object = object }
 

@@ -21,7 +21,7 @@ public enum GoalCheck {
                                                  ("webp-lossy", 1.4), ("png-rgb8", 1.1)]
 
     public static func rows(_ results: [BenchResult]) -> [GoalRow] {
-        decodeRows(results) + memoryRows(results) + pipelineRows(results) + pressureRows(results)
+        decodeRows(results) + memoryRows(results) + pipelineRows(results) + pressureRows(results) + streamingRows(results)
     }
 
     static func decodeRows(_ results: [BenchResult]) -> [GoalRow] {

@@ -34,6 +34,8 @@ public final class StreamingDecoder {
     /// Bytes taken before the format was known (at most `SniffedFormat.prefixLength`), then fed
     /// to the codec ahead of the caller's.
     private var carry: [UInt8] = []
+    /// The first bytes, kept after the codec took them: a WebP's RIFF size is there.
+    private var prefix: [UInt8] = []
     private var info = imago_image_info()
     private var output: PixelBuffer?
     private var lastStop = Stop.needsInput
@@ -131,6 +133,7 @@ public final class StreamingDecoder {
     }
 
     private func open() throws(DecodeError) {
+        prefix = carry
         let format = try ImageDecoder.sniff(SniffedFormat(prefix: carry))
         let codec = StreamCodecBinding.binding(for: format)
         var error = imago_error()
@@ -172,9 +175,20 @@ public final class StreamingDecoder {
         if stop == .header, estimate == nil, let codec, let handle {
             guard codec.info(handle, &info) == IMAGO_OK else { throw .corrupt(format: codec.format, message: "no header") }
             try ImageDecoder.checkPixelLimit(info, options)
-            estimate = DecodeMemoryEstimate(info: info, format: codec.format, options: options)
+            var needs = DecodeMemoryEstimate(info: info, format: codec.format, options: options)
+            needs.workingBytes = DecodeMemoryEstimate.sum(needs.workingBytes, heldInput())
+            estimate = needs
         }
         return stop
+    }
+
+    /// Input bytes the codec keeps until the end: libwebp's incremental decoder keeps a lossless
+    /// bitstream (and a lossy one with alpha) whole, and an animation is decoded from all of its
+    /// bytes; their RIFF size says how many. Nothing for PNG, JPEG and plain lossy WebP.
+    private func heldInput() -> Int {
+        guard format == .webp, info.lossless != 0 || info.has_alpha != 0 || info.animated != 0, prefix.count >= 8 else { return 0 }
+        let size = prefix[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+        return size + 8
     }
 
     /// The output size in stored orientation (the box is in display terms when orienting).

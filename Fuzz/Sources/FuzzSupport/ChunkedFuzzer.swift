@@ -1,0 +1,83 @@
+import Foundation
+import Imago
+
+/// The chunked mode (`IMAGO_FUZZ_MODE=chunked`, `make fuzz MODE=chunked`): each input goes
+/// through the push decoders in pieces of pseudo-random sizes, and the result must equal the
+/// one-shot decode's: the same pixels, or an error of the same kind. The sizes come from a
+/// generator seeded with the input's own hash, so a crash input reproduces with its pieces.
+public enum ChunkedFuzzer {
+    /// Whether the environment asks for the chunked mode.
+    public static let isOn = ProcessInfo.processInfo.environment["IMAGO_FUZZ_MODE"] == "chunked"
+
+    public static func run(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) {
+        var generator = SplitMix(seed: fnv1a(bytes))
+        for options in [DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit),
+                        DecodeOptions(maxPixelSize: 1 + Int(generator.next() % 200), pixelLimit: FuzzInvariants.pixelLimit)] {
+            let oneShot = Result { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
+            let pieces = split(bytes, &generator)
+            var previews = 0
+            let chunked = Result { () throws(DecodeError) in
+                try ImageDecoder.decodeStreaming(pieces, options: options, previewMaxPixelSize: 64) { pixels, detail in
+                    previews += 1
+                    guard pixels.width > 0, pixels.height > 0, detail > 0 else {
+                        fatalError("\(format): malformed preview \(pixels.width)x\(pixels.height) detail \(detail)")
+                    }
+                }
+            }
+            compare(chunked, oneShot, "\(format) in \(pieces.count) pieces, \(options)")
+        }
+    }
+
+    private static func compare(_ chunked: Result<DecodedImage, DecodeError>, _ oneShot: Result<DecodedImage, DecodeError>,
+                                _ context: String) {
+        switch (chunked, oneShot) {
+        case (.success(let a), .success(let b)):
+            guard a.metadata == b.metadata, a.pixels.width == b.pixels.width, a.pixels.height == b.pixels.height,
+                  a.pixels.packedBytes() == b.pixels.packedBytes()
+            else { fatalError("\(context): the chunked decode's pixels differ from the one-shot decode's") }
+        case (.failure(let a), .failure(let b)):
+            // Where the bytes end is where a push decoder sees truncation; the pull decoder may
+            // call the same input corrupt (libjpeg's strict EOF warning, say): both are refusals.
+            let refusals: Set<String> = ["truncated", "corrupt"]
+            guard a.kind == b.kind || (refusals.contains(a.kind) && refusals.contains(b.kind)) else {
+                fatalError("\(context): chunked failed with \(a), one-shot with \(b)")
+            }
+            FuzzInvariants.checkFailure(a, options: DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit), context)
+        case (.success, .failure(let error)):
+            fatalError("\(context): the chunked decode succeeded, the one-shot decode failed with \(error)")
+        case (.failure(let error), .success):
+            fatalError("\(context): the chunked decode failed with \(error), the one-shot decode succeeded")
+        }
+    }
+
+    /// Pieces of 1 to 4096 bytes, mostly small (a quarter of them 1 to 16 bytes).
+    private static func split(_ bytes: UnsafeRawBufferPointer, _ generator: inout SplitMix) -> [Data] {
+        var pieces: [Data] = []
+        var offset = 0
+        while offset < bytes.count {
+            let roll = generator.next()
+            let size = roll % 4 == 0 ? 1 + Int((roll >> 8) % 16) : 1 + Int((roll >> 8) % 4096)
+            let end = min(bytes.count, offset + size)
+            pieces.append(Data(bytes[offset..<end]))
+            offset = end
+        }
+        return pieces
+    }
+
+    private static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+}
+
+/// SplitMix64: small, seedable, good enough to vary piece sizes.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
