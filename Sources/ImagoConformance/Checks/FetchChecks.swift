@@ -212,6 +212,15 @@ extension ConformanceCheck {
         gate.open()
         await run.settle()
         let late = recorder.phases(from: publishedBefore).filter { $0.name != "empty" }
+        // What the stream wrote (a disk cache's copy of the body) goes with it; a disk cache's
+        // own directory is DISK-1..3's business.
+        let scanned = run.subject.capabilities.contains(.diskCache)
+            ? [run.context.temporaryDirectory] : [run.context.temporaryDirectory, run.context.cacheDirectory]
+        var left: [DirectoryScan.File] = []
+        _ = await waitUntil(timeout: .seconds(5)) {
+            left = scanned.flatMap { (try? DirectoryScan.files(in: $0)) ?? [] }
+            return left.isEmpty
+        }
         func growth(_ value: Int?) -> String {
             guard let value, let baseline else { return "unknown" }
             return String(value - baseline)
@@ -219,7 +228,8 @@ extension ConformanceCheck {
         run.note("cancel after \(holdAt) of \(image.bytes.count) bytes sent\(received.map { " (\($0) reported received)" } ?? ""); "
                  + "\(HeapUsage.source) growth before the cancel \(growth(during)), after \(growth(after)) (decoded size "
                  + "\(image.decodedByteCount)); live decoded bytes \(liveBefore.map(String.init) ?? "n/a") → "
-                 + "\(liveAfter.map(String.init) ?? "n/a"); connection closed by the client: \(closed); phases \(recorder.transcript)")
+                 + "\(liveAfter.map(String.init) ?? "n/a"); connection closed by the client: \(closed); files left "
+                 + "\(left.map(\.url.lastPathComponent)); phases \(recorder.transcript)")
         try run.expect(closed, "the server did not see the connection closed within 5 s of cancel() mid-stream: cancel the transfer "
                        + "with the decode (close the connection or reset the stream), do not leave it open and unread")
         try run.expect(late.isEmpty, "after cancel() mid-stream the model published \(late): nothing of a cancelled attempt is published")
@@ -227,6 +237,8 @@ extension ConformanceCheck {
         try run.expect(after - baseline < limit, "5 s after cancel() mid-stream the process still held \(after - baseline) more bytes "
                        + "than before the load (the image is \(image.decodedByteCount) bytes decoded): stop the decoder and free its "
                        + "output and buffers when the transfer is cancelled")
+        try run.expect(left.isEmpty, "\(left.count) file(s) left 5 s after cancel() mid-stream (\(left.map(\.url.lastPathComponent))): "
+                       + "delete what a cancelled stream wrote")
         if let liveBefore, let liveAfter {
             try run.expect(liveAfter <= liveBefore, "the loader's live decoded bytes were \(liveAfter) 5 s after cancel(), \(liveBefore) "
                            + "before the load: the cancelled decode's pixels are still alive; release them when the decode stops")
