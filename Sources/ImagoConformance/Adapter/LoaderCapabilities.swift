@@ -96,10 +96,13 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// `.streaming` (which it must then honour). Commits the loader to:
     /// - never holding the whole compressed body in memory: a decoder's bounded buffer aside,
     ///   what arrives is decoded and let go (with a disk cache it may also be written to a file
-    ///   as it arrives); with no disk cache, no file is left in `temporaryDirectory`;
-    /// - a `cancel()` mid-stream ending the transfer (the connection is closed) and the decode
-    ///   together: the phase is `empty` before `cancel()` returns and the decode's memory is
-    ///   given back;
+    ///   as it arrives, in `temporaryDirectory` or the cache's directory); with no disk cache no
+    ///   copy of the body goes to a file either, and no file is left in either directory;
+    /// - a `cancel()` mid-stream ending the transfer and the decode together: the phase is
+    ///   `empty` before `cancel()` returns, the connection is closed (the server sees it within
+    ///   5 s), the decode's memory is given back (the live heap, and with a `LifetimeProbe` the
+    ///   live decoded bytes, return to their baseline within 5 s), what the stream wrote is
+    ///   deleted, and nothing more is published;
     /// - with `.selectableFetchStrategy`, the pixels and phases of `.data` and `.file`, apart from
     ///   progress and previews (FETCH-3 adds `.streaming` to the strategies it compares).
     /// Rule: FETCH-4 (and `.streaming` in FETCH-3 and HTTP-3).
@@ -116,7 +119,10 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     ///   `LoaderContext.previewInterval` when the context sets it;
     /// - a preview no larger than the request's target size (`ConformanceSource.maxPixelSize`,
     ///   with `.targetSize`), nor than the image;
-    /// - no preview for a baseline JPEG or a non-interlaced PNG (there is nothing coarse to show).
+    /// - at least one preview while a body is held after some complete scans or passes (PREVIEW-1
+    ///   holds a progressive JPEG after 3 or 4 scans and an Adam7 PNG after 5 passes, and waits
+    ///   10 s at most), and the whole image, exact for the PNG, once the rest has arrived.
+    /// A baseline JPEG or a non-interlaced PNG may show partial images or none; that is not judged.
     /// The adapter maps a preview to `ObservedPhase.loading(…, preview: ObservedPreview(detail:
     /// width:height:))`: the detail the loader reports (increasing within an attempt) and the
     /// preview's pixel size; a model that keeps showing its latest preview with later progress
