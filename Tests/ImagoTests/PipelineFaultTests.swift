@@ -4,7 +4,7 @@ import Synchronization
 import XCTest
 @testable import Imago
 
-/// The pipeline against the loopback server's remaining faults, for both fetch strategies:
+/// The pipeline against the loopback server's remaining faults, for every fetch strategy:
 /// latency before the head, a throttled body, no Content-Length, and a lying Content-Type.
 final class PipelineFaultTests: XCTestCase {
     private var server: TestServer!

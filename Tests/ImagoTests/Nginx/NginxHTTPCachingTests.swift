@@ -3,7 +3,7 @@ import ImagoTestServer
 import XCTest
 @testable import Imago
 
-/// HTTP caching against a real nginx, every transport with both fetch strategies, a disk cache
+/// HTTP caching against a real nginx, every transport with every fetch strategy, a disk cache
 /// per combination: what nginx's `expires`, `add_header Cache-Control`, `etag on|off` and
 /// `Last-Modified` make Imago store, reuse and revalidate, with nginx's access log as the proof
 /// of what was asked (status 304, no body bytes).

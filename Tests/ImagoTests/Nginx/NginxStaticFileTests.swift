@@ -29,6 +29,6 @@ final class NginxStaticFileTests: NginxTestCase {
             XCTAssertEqual(pipeline.counters.snapshot.fetches, Self.corpus.count, "\(combination): one fetch per file")
             await assertNoDownloadLeftovers(combination)
         }
-        XCTAssertEqual(nginx.accessLog.count, Self.corpus.count * 2 * NginxTransports.all.count)
+        XCTAssertEqual(nginx.accessLog.count, Self.corpus.count * FetchStrategy.allCases.count * NginxTransports.all.count)
     }
 }

@@ -17,7 +17,7 @@ struct NginxCombination: Sendable, CustomStringConvertible {
 
 /// The nginx integration tests' base: a real nginx per test (started by the test, stopped in
 /// `tearDown` whatever happened), pipelines over every transport in `NginxTransports.all` with
-/// both strategies, and nginx's access log as the request counter.
+/// every strategy, and nginx's access log as the request counter.
 ///
 /// Where nginx is not installed (`make deps` installs it) every test skips, printing why.
 class NginxTestCase: XCTestCase {

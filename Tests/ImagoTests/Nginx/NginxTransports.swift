@@ -20,7 +20,7 @@ struct NginxTransportCase: Sendable {
 }
 
 enum NginxTransports {
-    /// Every transport the nginx tests run, each with both fetch strategies. Adding one here
+    /// Every transport the nginx tests run, each with every fetch strategy. Adding one here
     /// runs every nginx test against it.
     static let all: [NginxTransportCase] = [
         // The shared client, as the pipeline's default uses it (no shutdown to forget).
