@@ -42,7 +42,8 @@ extension ConformanceCheck {
             var bounded = try run.newContext()
             if streams { bounded.fetchStrategy = .streaming }
             bounded.previewInterval = interval
-            let limited = try await Self.previewedLoad(run, try run.loader(bounded), "rate.jpg", jpeg,
+            let rateLoader = try run.loader(bounded)
+            let limited = try await Self.previewedLoad(run, rateLoader, "rate.jpg", jpeg,
                                                        holdAt: jpeg.offset(afterStartOfScan: 4),
                                                        complete: "4 of \(jpeg.scanStarts.count) scans", maxPixelSize: nil)
             try Self.judge(run, limited)
