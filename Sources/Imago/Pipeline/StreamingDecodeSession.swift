@@ -27,6 +27,10 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private var decodeStarted = false
     /// Why the decode stopped the transfer (nil while it goes on).
     private(set) var failure: ImageLoadingError?
+    #if IMAGO_MUTANTS
+    /// `Mutant.fetchStreamKeepsBody`'s copy of the body.
+    private var keptForRetry: [Data] = []
+    #endif
 
     /// `teeDirectory`: where the body's copy for the disk cache goes (nil: no copy is kept).
     init(pipeline: ImagePipeline, request: ImageRequest, shared: SharedWork, teeDirectory: URL?) {
@@ -55,6 +59,9 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         if let file = tee {
             do throws(FetchError) { try file.write(piece) } catch { file.abandon(); tee = nil }   // the load goes on uncached
         }
+        #if IMAGO_MUTANTS
+        if Mutation.on(.fetchStreamKeepsBody) { keptForRetry.append(piece) }
+        #endif
         var offset = 0
         while true {
             let pushed = piece.withUnsafeBytes { raw in
@@ -66,7 +73,11 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
             case .failure(let error): throw refuse(error)
             }
             switch stop {
-            case .header: try await beginDecode()
+            case .header:
+                try await beginDecode()
+                #if IMAGO_MUTANTS
+                if Mutation.on(.fetchStreamDropsRestAfterHeader) { return }
+                #endif
             case .preview: publishPreviewIfDue()
             case .complete: return   // bytes after the image's end still reach the tee above
             case .needsInput: if offset >= piece.count { return }
@@ -126,7 +137,12 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private func publishPreviewIfDue() {
         guard let previews, shared.wantsPreviews else { return }
         let start = ContinuousClock.now
-        if let lastPreview, previews.minimumInterval > .zero,
+        #if IMAGO_MUTANTS
+        let throttled = !Mutation.on(.previewIgnoresInterval)
+        #else
+        let throttled = true
+        #endif
+        if throttled, let lastPreview, previews.minimumInterval > .zero,
            start - lastPreview.end < max(previews.minimumInterval, lastPreview.cost) { return }
         guard let rendered = try? decoder.renderPreview(maxPixelSize: previews.maxPixelSize) else { return }
         let end = ContinuousClock.now
