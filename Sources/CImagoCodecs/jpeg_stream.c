@@ -63,6 +63,7 @@ static imago_stream_state imago_jpeg_stream_feed(imago_jpeg_stream *s, const uin
         off = imago_jpeg_feed_take_owed(f, size);
         if (!imago_jpeg_feed_append(f, data + off, size - off)) imago_jpeg_fail(common, IMAGO_ERR_NO_MEMORY, "out of memory");
         *consumed = size;
+        if (imago_control_cancelled(s->guard.control)) imago_jpeg_fail(common, IMAGO_ERR_CANCELLED, "cancelled");
         if (!s->eoi_seen && !(s->eoi_seen = imago_jpeg_feed_has_eoi(f, &s->eoi_scanned))) return IMAGO_STREAM_NEEDS_INPUT;
         imago_stream_state state = imago_jpeg_stream_step(s);
         if (state == IMAGO_STREAM_COMPLETE) imago_jpeg_feed_release(f);
