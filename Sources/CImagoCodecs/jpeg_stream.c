@@ -3,7 +3,10 @@
  * out and is called again on the next push. Previews of a progressive image use buffered-image
  * mode: input is absorbed scan by scan into libjpeg's coefficient arrays and any completed scan
  * can be rendered as an output pass. Errors longjmp back into the entry point that armed the
- * jump buffer (create, push, start, render_preview); nothing jumps past them. */
+ * jump buffer (create, push, start, render_preview); nothing jumps past them.
+ * The one exception to "keep only the unconsumed tail": libjpeg's arithmetic decoder cannot
+ * suspend inside a scan (JERR_CANT_SUSPEND), so an arithmetic-coded image keeps its input from
+ * start on until an EOI marker (FF D9) has arrived, then decodes it all in that push. */
 #include "jpeg_stream.h"
 #include "jpeg_stream_internal.h"
 
