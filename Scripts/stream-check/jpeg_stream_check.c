@@ -68,7 +68,7 @@ typedef struct result {
     imago_image_info info;
     int previews, detail_ok;
     double first_mae, last_mae;
-    size_t kept, allocated, pushes;
+    size_t kept, allocated, pushes, pos;
     int64_t rows;
 } result;
 
@@ -107,7 +107,7 @@ static void stream(const blob *b, const opts *o, const uint8_t *reference, resul
         size_t consumed = 99999999;
         int st = imago_jpeg_stream_push(s, b->data + pos, n, &consumed, &state, &control, &err);
         r->pushes++;
-        if (st) { r->status = st; r->where = 0; goto done; }
+        if (st) { r->status = st; r->where = 0; r->pos = pos; goto done; }
         CHECK(consumed <= n, "%s: consumed %zu of %zu", b->name, consumed, n);
         if (state == IMAGO_STREAM_NEEDS_INPUT) CHECK(consumed == n, "%s: NEEDS_INPUT took %zu of %zu", b->name, consumed, n);
         pos += consumed;
@@ -128,10 +128,12 @@ static void stream(const blob *b, const opts *o, const uint8_t *reference, resul
         } else if (state == IMAGO_STREAM_PREVIEW_READY) {
             int32_t detail = 0, detail2 = 0;
             double t0 = now();
-            st = imago_jpeg_stream_render_preview(s, preview, (size_t)w * 4, w, h, &detail, &control, &err);
+            /* in the cancel checks the renders do not see the flag: push itself must notice it */
+            imago_decode_control *render_control = o->cancel_at >= 0 ? NULL : &control;
+            st = imago_jpeg_stream_render_preview(s, preview, (size_t)w * 4, w, h, &detail, render_control, &err);
             if (st) { r->status = st; r->where = 0; goto done; }
             uint32_t sw = w > 1 ? w / 2 : 1, sh = h > 2 ? h / 3 : 1;
-            st = imago_jpeg_stream_render_preview(s, small, (size_t)sw * 4, sw, sh, &detail2, &control, &err);
+            st = imago_jpeg_stream_render_preview(s, small, (size_t)sw * 4, sw, sh, &detail2, render_control, &err);
             if (st) { r->status = st; r->where = 0; goto done; }
             render_seconds += now() - t0;
             if (detail <= last_detail || detail2 != detail) r->detail_ok = 0;
@@ -262,6 +264,39 @@ static void check_garbage(const blob *b) {
     free(g.data);
 }
 
+/* Marker segments libjpeg skips (COM, APP2) longer than a push: the skip is owed to later pushes. */
+static void check_skipped_segments(const blob *b) {
+    blob g = {0};
+    size_t extra = 2 * (4 + 3000) + 4 + 65533;
+    g.size = b->size + extra;
+    g.data = malloc(g.size);
+    uint8_t *p = g.data;
+    memcpy(p, b->data, 2); p += 2;                       /* SOI */
+    for (int k = 0; k < 2; k++) {                        /* COM, then APP2, of 3000 bytes */
+        *p++ = 0xFF; *p++ = k ? 0xE2 : 0xFE; *p++ = 3002 >> 8; *p++ = 3002 & 0xFF;
+        for (int i = 0; i < 3000; i++) *p++ = (uint8_t)(i * 7 + 0xFF * (i % 5 == 0));
+    }
+    *p++ = 0xFF; *p++ = 0xED; *p++ = 0xFF; *p++ = 0xFF;    /* APP13, the longest segment */
+    memset(p, 0xFF, 65533); p += 65533;
+    memcpy(p, b->data + 2, b->size - 2);
+    snprintf(g.name, sizeof g.name, "%s+segments", b->name);
+    uint8_t *expected;
+    imago_error err;
+    CHECK(pull(b, 0, 0, &expected, NULL, &err) == 0, "pull");
+    size_t chunks[] = {1, 7, 4096, 65536, 0, SIZE_MAX};
+    for (int i = 0; i < 6; i++) {
+        opts o = {chunks[i], 17, i & 1, 0, 0, SIZE_MAX, -1, NULL};
+        result r;
+        stream(&g, &o, NULL, &r);
+        CHECK(r.status == 0 && r.pixels && memcmp(r.pixels, expected, (size_t)r.info.width * r.info.height * 4) == 0,
+              "%s chunk %zu: status %d", g.name, chunks[i], r.status);
+        if (chunks[i] == 7) CHECK(r.kept < 4096, "%s: %zu bytes kept while skipping", g.name, r.kept);
+        free(r.pixels);
+    }
+    free(expected);
+    free(g.data);
+}
+
 static void check_cancel(const blob *b) {
     for (int previews = 0; previews <= 1; previews++) {
         int points[] = {0, (int)(b->size / 2)};
@@ -271,6 +306,10 @@ static void check_cancel(const blob *b) {
             stream(b, &o, NULL, &r);
             CHECK(r.status == IMAGO_ERR_CANCELLED && r.where == 0, "%s cancel at %d previews %d: status %d at %d",
                   b->name, points[p], previews, r.status, r.where);
+            /* noticed at the next row batch, not only once the whole image is in */
+            if (p == 1 && b->size > 2000)
+                CHECK(r.pos < b->size - 512, "%s cancel at %d previews %d: noticed only at byte %zu of %zu", b->name,
+                      points[p], previews, r.pos, b->size);
             free(r.pixels);
         }
     }
@@ -427,6 +466,7 @@ int main(int argc, char **argv) {
             check_equivalence(&files[i], thorough);
             check_prefixes(&files[i]);
             check_garbage(&files[i]);
+            check_skipped_segments(&files[i]);
             check_cancel(&files[i]);
             free(files[i].data);
         }

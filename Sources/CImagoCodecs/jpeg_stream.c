@@ -3,7 +3,10 @@
  * out and is called again on the next push. Previews of a progressive image use buffered-image
  * mode: input is absorbed scan by scan into libjpeg's coefficient arrays and any completed scan
  * can be rendered as an output pass. Errors longjmp back into the entry point that armed the
- * jump buffer (create, push, start, render_preview); nothing jumps past them. */
+ * jump buffer (create, push, start, render_preview); nothing jumps past them.
+ * The one exception to "keep only the unconsumed tail": libjpeg's arithmetic decoder cannot
+ * suspend inside a scan (JERR_CANT_SUSPEND), so an arithmetic-coded image keeps its input from
+ * start on until an EOI marker (FF D9) has arrived, then decodes it all in that push. */
 #include "jpeg_stream.h"
 #include "jpeg_stream_internal.h"
 
@@ -63,6 +66,7 @@ static imago_stream_state imago_jpeg_stream_feed(imago_jpeg_stream *s, const uin
         off = imago_jpeg_feed_take_owed(f, size);
         if (!imago_jpeg_feed_append(f, data + off, size - off)) imago_jpeg_fail(common, IMAGO_ERR_NO_MEMORY, "out of memory");
         *consumed = size;
+        if (imago_control_cancelled(s->guard.control)) imago_jpeg_fail(common, IMAGO_ERR_CANCELLED, "cancelled");
         if (!s->eoi_seen && !(s->eoi_seen = imago_jpeg_feed_has_eoi(f, &s->eoi_scanned))) return IMAGO_STREAM_NEEDS_INPUT;
         imago_stream_state state = imago_jpeg_stream_step(s);
         if (state == IMAGO_STREAM_COMPLETE) imago_jpeg_feed_release(f);
