@@ -21,9 +21,12 @@
  * incremental decoder keeps what its current partition needs), the codec's own working memory
  * (imago_image_info.working_bytes), and while downsampling some source rows and a resizer
  * (a full-size intermediate only for an Adam7 PNG, as in the pull decoder).
- * The one exception: an animated WebP (its first frame is decoded, as by the pull decoder) cannot
- * be decoded incrementally; its stream keeps the bytes it is pushed and decodes at finish, which
- * then completes it (push never reports COMPLETE for it). */
+ * Exceptions, where the codec cannot resume mid-way: an animated WebP (its first frame is decoded,
+ * as by the pull decoder) keeps the bytes it is pushed and decodes at finish, which then completes
+ * it (push never reports COMPLETE for it); a lossless WebP, or a lossy one with alpha, keeps its
+ * bitstream whole (libwebp's incremental decoder needs it); an arithmetic-coded JPEG keeps its
+ * input from start until an end-of-image marker arrives and decodes in that push (libjpeg's
+ * arithmetic decoder cannot suspend mid-scan). */
 #include "imago_common.h"
 #include "imago_decode.h"
 
