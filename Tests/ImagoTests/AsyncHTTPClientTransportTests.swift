@@ -30,6 +30,12 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         try await contract.bothStrategiesDeliverTheBodyWithMonotoneProgress()
     }
     func testUnknownLengthIsReportedAsUnknown() async throws { try await contract.unknownLengthIsReportedAsUnknown() }
+    func testStreamingHandsTheBodyToItsConsumer() async throws { try await contract.streamingHandsTheBodyToItsConsumer() }
+    func testStreamingJudgesTheHeadBeforeAnyPiece() async throws { try await contract.streamingJudgesTheHeadBeforeAnyPiece() }
+    func testStreamingStopsWhenTheConsumerRefuses() async throws { try await contract.streamingStopsWhenTheConsumerRefuses() }
+    func testStreamingKeepsTheLimitTruncationAndNeedsAConsumer() async throws {
+        try await contract.streamingKeepsTheLimitTruncationAndNeedsAConsumer()
+    }
     func testNonSuccessStatusFailsAtTheHead() async throws { try await contract.nonSuccessStatusFailsAtTheHead() }
     func testShortBodyIsATruncationNeverASuccess() async throws { try await contract.shortBodyIsATruncationNeverASuccess() }
     func testConditionalRequestGets304() async throws { try await contract.conditionalRequestGets304() }

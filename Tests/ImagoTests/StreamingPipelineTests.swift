@@ -100,6 +100,28 @@ final class StreamingPipelineTests: XCTestCase {
         stall.open()
     }
 
+    func testWaitingForADecodeSlotIsNotTheServersSilence() async throws {
+        // One decode slot: the first stream holds it while its body trickles in for about a
+        // second (a chunk every 50 ms: never silent for the 300 ms idle timeout); the second
+        // reads its header and waits for the slot that whole time. That wait is local work, not
+        // a silent server: it must not time out.
+        let jpeg = self.jpeg
+        server.setRoute("/first.jpg", Route(body: jpeg, contentType: "image/jpeg",
+                                            faults: Faults(bytesPerSecond: jpeg.count)))
+        server.setRoute("/second.jpg", Route(body: jpeg, contentType: "image/jpeg"))
+        let pipeline = ImagePipeline(configuration: .init(
+            memoryCache: nil, fetchStrategy: .streaming, maxConcurrentDecodes: 1, retryPolicy: .none, idleTimeout: 0.3))
+        let (first, second) = (request("/first.jpg"), request("/second.jpg"))
+        let firstLoad = Task { try await pipeline.response(for: first) }
+        try await waitUntil { pipeline.counters.snapshot.decodes == 1 }
+        let secondLoad = Task { try await pipeline.response(for: second) }
+        try await waitUntil { pipeline.decodeBytesWaiting > 0 }
+        _ = try await firstLoad.value
+        let response = try await secondLoad.value
+        XCTAssertEqual(response.pixels.width, 1600)
+        XCTAssertEqual(server.counters.requests(for: "/second.jpg"), 1, "no retry: the second never timed out")
+    }
+
     func testIdenticalLoadsShareOneTransferAndOneDecode() async throws {
         let gate = Gate()
         server.setRoute("/shared.jpg", Route(body: jpeg, contentType: "image/jpeg", faults: Faults(gate: gate)))

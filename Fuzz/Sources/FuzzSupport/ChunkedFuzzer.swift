@@ -11,20 +11,23 @@ public enum ChunkedFuzzer {
 
     public static func run(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) {
         var generator = SplitMix(seed: fnv1a(bytes))
-        for options in [DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit),
-                        DecodeOptions(maxPixelSize: 1 + Int(generator.next() % 200), pixelLimit: FuzzInvariants.pixelLimit)] {
+        // Each input twice: full size without previews (the decoders' default paths: libjpeg's
+        // single output pass, Adam7 rows scattered by pass), and downsampled with previews
+        // (buffered-image mode, block-filled passes), or the other way round (chosen by the hash).
+        let previewsFirst = generator.next() % 2 == 0
+        let sized = DecodeOptions(maxPixelSize: 1 + Int(generator.next() % 200), pixelLimit: FuzzInvariants.pixelLimit)
+        for (options, previews) in [(DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit), previewsFirst), (sized, !previewsFirst)] {
             let oneShot = Result { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
             let pieces = split(bytes, &generator)
-            var previews = 0
-            let chunked = Result { () throws(DecodeError) in
-                try ImageDecoder.decodeStreaming(pieces, options: options, previewMaxPixelSize: 64) { pixels, detail in
-                    previews += 1
-                    guard pixels.width > 0, pixels.height > 0, detail > 0 else {
-                        fatalError("\(format): malformed preview \(pixels.width)x\(pixels.height) detail \(detail)")
-                    }
+            let onPreview: ((PixelBuffer, Int) -> Void)? = previews ? { pixels, detail in
+                guard pixels.width > 0, pixels.height > 0, detail > 0 else {
+                    fatalError("\(format): malformed preview \(pixels.width)x\(pixels.height) detail \(detail)")
                 }
+            } : nil
+            let chunked = Result { () throws(DecodeError) in
+                try ImageDecoder.decodeStreaming(pieces, options: options, previewMaxPixelSize: 64, onPreview: onPreview)
             }
-            compare(chunked, oneShot, "\(format) in \(pieces.count) pieces, \(options)")
+            compare(chunked, oneShot, "\(format) in \(pieces.count) pieces, \(options), previews \(previews)")
         }
     }
 

@@ -42,7 +42,7 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         self.teeDirectory = teeDirectory
     }
 
-    deinit { end() }
+    deinit { close() }
 
     /// Stops the decode where it is (the transfer is stopped by its own task's cancellation).
     func cancel() { decoder.cancellation.cancel() }
@@ -166,10 +166,14 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         ticket = nil
     }
 
-    /// Ends the decode and drops the copy not handed over.
-    private func end() {
+    /// Ends the attempt: the decode slot given back, the decoder's memory freed and the copy
+    /// not handed over removed, at once (not when the session object goes, which a transport
+    /// that keeps its requests could delay for ever). Idempotent.
+    func close() {
         endDecode()
+        decoder.close()
         tee?.abandon()
         tee = nil
+        teeDirectory = nil
     }
 }

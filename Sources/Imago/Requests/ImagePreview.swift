@@ -4,10 +4,12 @@ public struct ImagePreview: Sendable {
     /// The image as far as it is known, scaled as the final image will be (at most
     /// `PreviewPolicy.maxPixelSize`) and oriented as it will be.
     public let pixels: PixelBuffer
-    /// The scan (JPEG) or pass (PNG) shown, from 1; each preview of a load shows more detail
-    /// than the one before.
+    /// The scan (JPEG) or pass (PNG) shown, from 1; each preview of one attempt shows more detail
+    /// than the one before (a retry after a broken transfer starts again from 1; the view model
+    /// shows only previews with more detail than it has shown).
     public let detail: Int
-    /// Bytes of the body received when it was made.
+    /// Bytes of the body the decoder had been given when it was made (after any
+    /// Content-Encoding was undone; the same as the bytes received for an image served as is).
     public let receivedBytes: Int
 
     public init(pixels: PixelBuffer, detail: Int, receivedBytes: Int) {

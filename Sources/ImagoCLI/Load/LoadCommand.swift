@@ -77,7 +77,9 @@ struct LoadCommand: AsyncParsableCommand {
         if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
         if let n = maxPixelSize, n < 1 { throw ValidationError("--max-pixel-size must be at least 1") }
         if previews && strategy != .streaming { throw ValidationError("--previews needs --strategy stream: only a streaming decode sees the image before its last byte") }
-        if !(previewInterval >= 0) || !previewInterval.isFinite { throw ValidationError("--preview-interval must be a number of seconds, 0 or more") }
+        if !(previewInterval >= 0) || !(previewInterval <= Self.maxTTL) {
+            throw ValidationError("--preview-interval must be a number of seconds from 0 to \(Int(Self.maxTTL))")
+        }
         if output != nil && sources.count > 1 { throw ValidationError("--output needs exactly one source") }
         if let ttl, !(ttl >= 0) || !(ttl <= Self.maxTTL) {
             throw ValidationError("--ttl must be a number of seconds from 0 to \(Int(Self.maxTTL))")

@@ -21,9 +21,12 @@ extension ConformanceCheck {
             run.note("no count of live decoded images (no LifetimeProbe, or it cannot count): objects only")
             return
         }
-        // The count is the process's: work an earlier check left behind may free images meanwhile
-        // (the baseline waits for the count to settle, which makes that rare). A count that did not
-        // rise cannot show a leak either way, so the check keeps to the objects then.
+        // A count that does not move while the models show images cannot show a leak: the probe
+        // does not count. The count is the process's, though: work an earlier check left behind
+        // may free images meanwhile (the baseline waits for the count to settle, which makes that
+        // rare), and a count that fell says only that; the check keeps to the objects then.
+        try run.expect(during != baseline, "the probe counted \(during) live decoded bytes while the models showed "
+                       + "images, as many as before: it cannot show a leak")
         guard during > baseline else {
             run.note("the probe counted \(during) live decoded bytes while the models showed images, \(baseline) "
                      + "before (other work freed images meanwhile): objects only")

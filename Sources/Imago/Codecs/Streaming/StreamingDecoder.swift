@@ -45,8 +45,16 @@ public final class StreamingDecoder {
         self.options = options
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Frees the codec and the output at once (the decoder is unusable afterwards); what a
+    /// cancelled or failed decode calls rather than waiting for the object to go.
+    public func close() {
         if let handle { codec?.destroy(handle) }
+        handle = nil
+        output = nil
+        carry = []
+        lastStop = .complete
     }
 
     /// Takes bytes from the front of `bytes` and decodes as far as they allow; returns how many

@@ -8,11 +8,18 @@ import Synchronization
 /// fetch's task group; when it fires, the group cancels the exchange, which closes the
 /// connection. Times are the continuous clock's, exact to the nanosecond (no rounding).
 struct FetchWatchdog: Sendable {
-    /// When something last arrived, touched by the exchange.
+    /// When something last arrived, touched by the exchange. Time the exchange spends on its
+    /// own work (storing a chunk; a streaming decode waiting for its decode slot at the header)
+    /// is not the server's silence: while that runs the idle clock stands still.
     final class Activity: Sendable {
-        private let last = Mutex(ContinuousClock.now)
-        func touch() { last.withLock { $0 = .now } }
-        var lastTouched: ContinuousClock.Instant { last.withLock { $0 } }
+        private struct State { var last = ContinuousClock.now, busy = 0 }
+        private let state = Mutex(State())
+        func touch() { state.withLock { $0.last = .now } }
+        /// Now while local work runs, else when something last arrived.
+        var lastTouched: ContinuousClock.Instant { state.withLock { $0.busy > 0 ? .now : $0.last } }
+        func beginLocalWork() { state.withLock { $0.busy += 1 } }
+        /// Ends local work; the idle clock restarts from now.
+        func endLocalWork() { state.withLock { $0.busy -= 1; $0.last = .now } }
     }
 
     let activity = Activity()

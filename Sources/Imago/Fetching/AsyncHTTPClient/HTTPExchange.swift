@@ -68,6 +68,8 @@ struct HTTPExchange: Sendable {
             while let chunk = try await next(&chunks, expected: expected, received: received) {
                 watchdog.activity.touch()
                 received += chunk.readableBytes
+                watchdog.activity.beginLocalWork()
+                defer { watchdog.activity.endLocalWork() }
                 try await store(chunk, decoder, sink)
                 #if IMAGO_MUTANTS
                 let reported = Mutation.on(.progressCountsChunksTwice) ? 2 * received - offset : received
@@ -84,6 +86,8 @@ struct HTTPExchange: Sendable {
             #else
             if let expected, received < expected { throw FetchError.truncated(expected: expected, received: received) }
             #endif
+            watchdog.activity.beginLocalWork()
+            defer { watchdog.activity.endLocalWork() }
             try await decoder?.finish { piece throws(FetchError) in try await sink.append(piece) }
             if sink.stored == 0 { throw FetchError.emptyData }
             return (try sink.finish(), received - offset, offset)
