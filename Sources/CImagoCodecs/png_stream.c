@@ -12,6 +12,7 @@
 #include "imago_stream.h"
 #include "imago_resizer.h"
 #include "png_shared.h"
+#include "png_stream_chunks.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -33,7 +34,8 @@ struct imago_png_stream {
     size_t unprocessed;          /* the info callback's pause: bytes of this push not taken */
     int paused;
     uint32_t width, height;
-    int interlaced, has_alpha, passes;
+    int interlaced, has_alpha;
+    imago_png_chunks chunks;     /* what libpng is given of each chunk (png_stream_chunks.h) */
     uint8_t *out;
     size_t out_stride;
     uint32_t out_w, out_h;
@@ -78,7 +80,7 @@ static void imago_png_stream_on_info(png_structp png, png_infop pi) {
     s->has_alpha = s->image.has_alpha;
     /* Transforms must be set before libpng starts on IDAT, i.e. here; only the output waits
      * for start. They do not depend on the output size. */
-    s->passes = imago_png_set_transforms(png, pi);
+    imago_png_set_transforms(png, pi);
     if (png_get_rowbytes(png, pi) != (size_t)s->width * 4) png_error(png, "unexpected row layout after transforms");
     s->header_ready = 1;
     s->paused = 1;
@@ -157,11 +159,13 @@ imago_png_stream *imago_png_stream_create(imago_error *err) {
     /* Dimensions are judged by the caller's pixel limit, not libpng's fixed default. */
     png_set_user_limits(s->png, 0x7fffffffU, 0x7fffffffU);
     png_set_progressive_read_fn(s->png, s, imago_png_stream_on_info, imago_png_stream_on_row, imago_png_stream_on_end);
+    imago_png_chunks_init(&s->chunks, (uint32_t)png_get_chunk_malloc_max(s->png));
     return s;
 }
 
-/* Feeds data to libpng; returns how many bytes it took. May longjmp (the caller armed it). */
-static size_t imago_png_stream_feed(imago_png_stream *s, const uint8_t *data, size_t size) {
+/* The framer's sink: gives libpng bytes, returns how many it took. May longjmp (the caller armed it). */
+static size_t imago_png_stream_sink(void *ctx, const uint8_t *data, size_t size, int *stop) {
+    imago_png_stream *s = ctx;
     size_t offset = 0;
     while (offset < size && !s->complete) {
         size_t slice = size - offset;
@@ -169,11 +173,27 @@ static size_t imago_png_stream_feed(imago_png_stream *s, const uint8_t *data, si
         if (sliced && slice > IMAGO_PNG_STREAM_PREVIEW_SLICE) slice = IMAGO_PNG_STREAM_PREVIEW_SLICE;
         s->paused = 0;
         png_process_data(s->png, s->info, (png_bytep)(uintptr_t)(data + offset), slice);
-        if (s->paused) return offset + slice - s->unprocessed;   /* the header is read */
+        if (s->paused) {   /* the header is read */
+            *stop = 1;
+            return offset + slice - s->unprocessed;
+        }
         offset += slice;
         if (s->preview_due && !s->complete) break;
     }
+    if (s->complete || s->preview_due) *stop = 1;
     return s->complete ? size : offset;
+}
+
+static void imago_png_stream_refuse(void *ctx, const uint8_t type[4], uint32_t length) {
+    char message[96];
+    snprintf(message, sizeof message, "%.4s chunk of %u bytes is too large", (const char *)type, length);
+    imago_png_stream_raise(ctx, IMAGO_ERR_CORRUPT, message);
+}
+
+/* Feeds data through the chunk framer; returns how many bytes it took. May longjmp. */
+static size_t imago_png_stream_feed(imago_png_stream *s, const uint8_t *data, size_t size) {
+    size_t taken = imago_png_chunks_feed(&s->chunks, data, size, imago_png_stream_sink, imago_png_stream_refuse, s);
+    return s->complete ? size : taken;
 }
 
 imago_status imago_png_stream_push(imago_png_stream *s, const uint8_t *data, size_t size, size_t *consumed,
