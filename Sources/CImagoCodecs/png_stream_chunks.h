@@ -10,10 +10,11 @@
  *     this decoder never reads, is dropped. An ancillary chunk's damage is a warning in libpng
  *     by default, and an oversized tRNS is ignored ("invalid") whatever its length, so errors
  *     and pixels stay those of the pull decoder (png_decode.c);
- *   - a header only, for a chunk libpng refuses by its header (a length over 2^31-1 or over
- *     libpng's chunk size limit, a bad type) or a kept non-IDAT chunk over
- *     IMAGO_PNG_KEPT_CHUNK_MAX; if libpng does not fail on it, the sink fails it as corrupt.
+ *   - a header only, for a chunk declaring over 2^31-1 bytes (libpng fails on that header), or
+ *     a kept non-IDAT chunk over IMAGO_PNG_KEPT_CHUNK_MAX, which is then refused as corrupt
+ *     (IHDR has 13 bytes, PLTE at most 768, IEND none; an unknown critical chunk fails anyway).
  * The framer holds at most one 12-byte header. */
+#include <png.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,19 +29,17 @@ typedef struct imago_png_chunks {
     uint64_t pass_left;        /* data + CRC of a passed chunk still to give libpng */
     uint64_t skip_left;        /* data + CRC of a dropped chunk still to skip */
     int refuse;                /* once head is fed, the chunk is refused */
-    uint32_t chunk_max;        /* libpng's limit for a non-IDAT chunk (png_get_chunk_malloc_max) */
 } imago_png_chunks;
 
 /* Gives libpng bytes: returns how many it took; sets *stop when the caller's push must end
  * here (libpng paused, a preview is due, the image is complete). May longjmp. */
 typedef size_t (*imago_png_sink)(void *ctx, const uint8_t *data, size_t size, int *stop);
-/* Called (may longjmp) when a chunk libpng did not refuse by its header must be refused. */
-typedef void (*imago_png_refuse)(void *ctx, const uint8_t type[4], uint32_t length);
 
-void imago_png_chunks_init(imago_png_chunks *f, uint32_t chunk_max);
+void imago_png_chunks_init(imago_png_chunks *f);
 /* Frames data, feeding sink; returns how many bytes of data were taken (all of them unless the
- * sink stopped). Bytes skipped or held in head count as taken. */
-size_t imago_png_chunks_feed(imago_png_chunks *f, const uint8_t *data, size_t size, imago_png_sink sink,
-                             imago_png_refuse refuse, void *ctx);
+ * sink stopped). Bytes skipped or held in head count as taken. A refused chunk is png_error'd
+ * on png (the caller armed png_jmpbuf). */
+size_t imago_png_chunks_feed(imago_png_chunks *f, const uint8_t *data, size_t size, imago_png_sink sink, void *ctx,
+                             png_structp png);
 
 #endif
