@@ -6,7 +6,9 @@
  * CORPUS_DIR holds png/, webp/ and invalid/. BIG_FILEs (12 MP .png/.webp) are decoded full size
  * and at a third in 64 KiB pieces, timed against the pull decoder; the bytes a stream holds
  * beyond the output are sampled with mallinfo2 after every push (meaningful without the
- * sanitizer). Exit status 0 when every check passed. */
+ * sanitizer). PNG also gets crafted chunk files (skipped ancillary chunks against the pull
+ * decoder's status and pixels, huge kept chunks refused) and 8/64 MiB private chunks pushed in
+ * 16 KiB pieces (ONLY=chunks runs just these). Exit status 0 when every check passed. */
 #include "imago_stream.h"
 #include "imago_decode.h"
 
