@@ -61,6 +61,12 @@ typedef struct opts {
     const blob *garbage;   /* pushed after the image */
 } opts;
 
+/* Linked with -Wl,--wrap=calloc (see README), the codec's callocs go through here, so a check can
+ * make the preview resizer's allocation fail. Without it __real_calloc stays null (weak). */
+extern void *__real_calloc(size_t, size_t) __attribute__((weak));
+static int fail_calloc, preview_nomem, preview_nomem_seen;
+void *__wrap_calloc(size_t n, size_t k) { return fail_calloc ? NULL : __real_calloc(n, k); }
+
 typedef struct result {
     int status;            /* first error or finish's status */
     int where;             /* 0 push, 1 finish, 2 start */
@@ -130,6 +136,13 @@ static void stream(const blob *b, const opts *o, const uint8_t *reference, resul
             double t0 = now();
             /* in the cancel checks the renders do not see the flag: push itself must notice it */
             imago_decode_control *render_control = o->cancel_at >= 0 ? NULL : &control;
+            if (preview_nomem && w > 1) {   /* a preview that cannot be allocated leaves the decode going */
+                fail_calloc = 1;
+                st = imago_jpeg_stream_render_preview(s, small, (size_t)w / 2 * 4, w / 2, 1, &detail, render_control, &err);
+                fail_calloc = 0;
+                CHECK(st == IMAGO_ERR_NO_MEMORY, "%s: preview without memory: %d", b->name, st);
+                preview_nomem_seen++;
+            }
             st = imago_jpeg_stream_render_preview(s, preview, (size_t)w * 4, w, h, &detail, render_control, &err);
             if (st) { r->status = st; r->where = 0; goto done; }
             uint32_t sw = w > 1 ? w / 2 : 1, sh = h > 2 ? h / 3 : 1;
@@ -444,6 +457,27 @@ static int load_dir(const char *dir, const char *suffix, blob *out, int max) {
     return n;
 }
 
+/* render_preview failing for lack of memory (before its output pass) returns NO_MEMORY, and
+ * the decode goes on to the pull decoder's pixels. */
+static void check_preview_nomem(const blob *b) {
+    imago_image_info info;
+    imago_error err;
+    uint8_t *full;
+    if (pull(b, 0, 0, &full, &info, &err)) return;
+    if (info.progressive && __real_calloc != NULL) {
+        preview_nomem = 1;
+        preview_nomem_seen = 0;
+        opts o = {4096, 21, 1, 0, 0, SIZE_MAX, -1, NULL};
+        result r;
+        stream(b, &o, NULL, &r);
+        preview_nomem = 0;
+        CHECK(preview_nomem_seen > 0 && r.status == 0 && memcmp(r.pixels, full, (size_t)info.width * info.height * 4) == 0,
+              "%s: decode after a failed preview: status %d, %d failed previews", b->name, r.status, preview_nomem_seen);
+        free(r.pixels);
+    }
+    free(full);
+}
+
 int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "--bench") == 0) {
         for (int i = 2; i < argc; i++) {
@@ -468,10 +502,12 @@ int main(int argc, char **argv) {
             check_garbage(&files[i]);
             check_skipped_segments(&files[i]);
             check_cancel(&files[i]);
+            check_preview_nomem(&files[i]);
             free(files[i].data);
         }
         snprintf(dir, sizeof dir, "%s/invalid", corpus);
         n = load_dir(dir, NULL, files, 256);
+        if (__real_calloc == NULL) printf("preview without memory: skipped (link with -Wl,--wrap=calloc)\n");
         printf("invalid input (%d files in %s):\n", n, dir);
         for (int i = 0; i < n; i++) { check_invalid(&files[i]); free(files[i].data); }
     }

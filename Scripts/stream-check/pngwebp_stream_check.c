@@ -6,7 +6,9 @@
  * CORPUS_DIR holds png/, webp/ and invalid/. BIG_FILEs (12 MP .png/.webp) are decoded full size
  * and at a third in 64 KiB pieces, timed against the pull decoder; the bytes a stream holds
  * beyond the output are sampled with mallinfo2 after every push (meaningful without the
- * sanitizer). Exit status 0 when every check passed. */
+ * sanitizer). PNG also gets crafted chunk files (skipped ancillary chunks against the pull
+ * decoder's status and pixels, huge kept chunks refused) and 8/64 MiB private chunks pushed in
+ * 16 KiB pieces (ONLY=chunks runs just these). Exit status 0 when every check passed. */
 #include "imago_stream.h"
 #include "imago_decode.h"
 
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 typedef struct codec {
     const char *name;
@@ -493,6 +496,211 @@ static void bench(const codec *c, const char *path) {
     free(data);
 }
 
+/* ---- PNG chunk framing (png_stream_chunks.c): ancillary chunks are skipped, not buffered ---- */
+
+typedef struct buf { uint8_t *p; size_t n, cap; } buf;
+
+static void put(buf *b, const void *d, size_t n) {
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2 + 64;
+        b->p = realloc(b->p, b->cap);
+    }
+    if (d) memcpy(b->p + b->n, d, n);
+    else for (size_t i = 0; i < n; i++) b->p[b->n + i] = (uint8_t)(i * 131 + 7);   /* includes FF D9, IEND-like bytes */
+    b->n += n;
+}
+
+static void put32(buf *b, uint32_t v) {
+    uint8_t x[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    put(b, x, 4);
+}
+
+/* A chunk declaring length bytes, of which have are written (data NULL: a pattern), CRC unless short. */
+static void put_chunk(buf *b, const char *type, uint32_t length, const uint8_t *data, size_t have, int bad_crc) {
+    put32(b, length);
+    size_t at = b->n;
+    put(b, type, 4);
+    put(b, data, have);
+    if (have < length) return;
+    uint32_t crc = (uint32_t)crc32(0L, b->p + at, (uInt)(4 + have));
+    put32(b, bad_crc ? crc ^ 1 : crc);
+}
+
+typedef struct extra {
+    int where;           /* 0 before IHDR, 1 after IHDR, 2 before the first IDAT, 3 inside the IDATs, 4 before IEND */
+    const char *type;
+    uint32_t length;
+    size_t have;         /* bytes written (== length for a whole chunk) */
+    int bad_crc;
+} extra;
+
+/* png with extras inserted (where 3 splits the first IDAT in two around them). */
+static buf png_with(const uint8_t *png, size_t size, const extra *x, int nx) {
+    buf b = {0};
+    put(&b, png, 8);
+    size_t off = 8;
+    int seen_idat = 0;
+    for (int w = 0; w < nx; w++) if (x[w].where == 0) put_chunk(&b, x[w].type, x[w].length, NULL, x[w].have, x[w].bad_crc);
+    while (off + 12 <= size) {
+        uint32_t len = (uint32_t)png[off] << 24 | (uint32_t)png[off + 1] << 16 | (uint32_t)png[off + 2] << 8 | png[off + 3];
+        const char *type = (const char *)png + off + 4;
+        int idat = !memcmp(type, "IDAT", 4);
+        int where = idat && !seen_idat ? 2 : !memcmp(type, "IEND", 4) ? 4 : -1;
+        for (int w = 0; w < nx; w++)
+            if (x[w].where == where) put_chunk(&b, x[w].type, x[w].length, NULL, x[w].have, x[w].bad_crc);
+        if (idat && !seen_idat && len >= 2) {   /* split: IDAT, [where 3], IDAT */
+            put_chunk(&b, "IDAT", len / 2, png + off + 8, len / 2, 0);
+            for (int w = 0; w < nx; w++) if (x[w].where == 3) put_chunk(&b, x[w].type, x[w].length, NULL, x[w].have, x[w].bad_crc);
+            put_chunk(&b, "IDAT", len - len / 2, png + off + 8 + len / 2, len - len / 2, 0);
+        } else {
+            put(&b, png + off, (size_t)len + 12);
+        }
+        if (!memcmp(type, "IHDR", 4))
+            for (int w = 0; w < nx; w++) if (x[w].where == 1) put_chunk(&b, x[w].type, x[w].length, NULL, x[w].have, x[w].bad_crc);
+        seen_idat |= idat;
+        off += (size_t)len + 12;
+    }
+    return b;
+}
+
+/* Pull vs stream (pieces of 7, 16 KiB and whole, previews on and off): same status, same pixels. */
+static imago_status chunk_parity(const char *name, const uint8_t *data, size_t size, int want) {
+    imago_image_info info;
+    imago_error err = {0};
+    uint8_t *ref;
+    imago_status pst = pull(&png_codec, data, size, 0, 0, &info, &ref, &err);
+    CHECK(want < 0 || (int)pst == want, "chunks %s: pull %d (%s), expected %d", name, pst, err.message, want);
+    size_t pieces[] = {7, 16384, size};
+    for (size_t k = 0; k < 3; k++) {
+        if (k == 0 && size > 200000) continue;
+        for (int previews = 0; previews < 2; previews++) {
+            plan p = {pieces[k], 0, previews, 0, 0};
+            uint32_t w = 0, h = 0;
+            uint8_t *out;
+            result r;
+            stream(&png_codec, data, size, &p, &w, &h, &out, &r);
+            CHECK(r.status == pst, "chunks %s: piece %zu previews %d: stream %d (%s), pull %d (%s)", name, pieces[k],
+                  previews, r.status, r.err.message, pst, err.message);
+            if (r.status == IMAGO_OK && pst == IMAGO_OK) {
+                CHECK(w == info.width && h == info.height && memcmp(out, ref, (size_t)w * h * 4) == 0,
+                      "chunks %s: pixels differ (piece %zu)", name, pieces[k]);
+            }
+            free(out);
+        }
+    }
+    free(ref);
+    return pst;
+}
+
+static void check_chunks(const char *corpus) {
+    const char *files[] = {"rgb-8.png", "palette-4-trns-interlaced.png", "gray-8-key.png", "rgba-8-interlaced.png"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/png/%s", corpus, files[f]);
+        size_t size;
+        uint8_t *png = read_file(path, &size);
+        if (!png) { CHECK(0, "cannot read %s", path); continue; }
+        struct { const char *name; extra x[3]; int nx; int want; } v[] = {
+            {"private 100 KB before and after IDAT", {{2, "prVt", 100000, 100000, 0}, {4, "prVt", 100000, 100000, 0}}, 2, IMAGO_OK},
+            {"text, zTXt, iCCP, eXIf (garbage)", {{1, "tEXt", 5000, 5000, 0}, {2, "iCCP", 3000, 3000, 0}, {4, "eXIf", 70000, 70000, 0}}, 3, IMAGO_OK},
+            {"zTXt bad CRC", {{2, "zTXt", 4000, 4000, 1}, {4, "tEXt", 10, 10, 1}}, 2, IMAGO_OK},
+            {"gAMA before IHDR", {{0, "gAMA", 4, 4, 0}}, 1, IMAGO_ERR_CORRUPT},
+            {"private before IHDR", {{0, "prVt", 1000, 1000, 0}}, 1, -1},
+            {"private between IDATs", {{3, "prVt", 1000, 1000, 0}}, 1, IMAGO_ERR_CORRUPT},
+            {"tRNS of 300 bytes", {{2, "tRNS", 300, 300, 0}}, 1, -1},
+            {"ancillary over libpng's 8e6 limit before IDAT", {{2, "prVt", 8000001, 8000001, 0}}, 1, IMAGO_OK},
+            {"ancillary over libpng's 8e6 limit after IDAT", {{4, "prVt", 8000001, 8000001, 0}}, 1, IMAGO_OK},
+            {"ancillary at libpng's limit", {{2, "prVt", 8000000, 8000000, 0}}, 1, IMAGO_OK},
+            {"length over 2^31-1 (ancillary)", {{2, "prVt", 0x80000000u, 100, 0}}, 1, IMAGO_ERR_CORRUPT},
+            {"length over 2^31-1 (critical)", {{2, "ZZZZ", 0xfffffff0u, 100, 0}}, 1, IMAGO_ERR_CORRUPT},
+            {"unknown critical chunk", {{2, "ZZZZ", 100, 100, 0}}, 1, IMAGO_ERR_CORRUPT},
+        };
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+            buf b = png_with(png, size, v[i].x, v[i].nx);
+            char name[256];
+            snprintf(name, sizeof name, "%s + %s", files[f], v[i].name);
+            imago_status pst = chunk_parity(name, b.p, b.n, v[i].want);
+            if (f == 0) printf("chunks %-58s pull %d (stream checked equal)\n", v[i].name, pst);
+            /* every prefix of a file with skipped chunks is truncated */
+            if (i == 0) {
+                for (size_t cut = 1; cut < b.n; cut += cut < 64 ? 1 : 997) {
+                    plan p = {cut > 5000 ? 4096 : 3, 0, 0, 0, 0};
+                    uint32_t w = 0, h = 0;
+                    uint8_t *out;
+                    result r;
+                    stream(&png_codec, b.p, cut, &p, &w, &h, &out, &r);
+                    CHECK(r.status == IMAGO_ERR_TRUNCATED, "chunks %s: prefix %zu: %d", name, cut, r.status);
+                    free(out);
+                }
+            }
+            free(b.p);
+        }
+        /* a kept chunk declaring more than the framer passes: corrupt at once, nothing buffered */
+        const char *kept[] = {"PLTE", "IHDR", "IEND", "ZZZZ", "IDAx"};
+        for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+            extra x = {2, kept[k], 0x7fffffffu, 65536, 0};
+            buf b = png_with(png, size, &x, 1);
+            plan p = {16384, 0, 0, 0, 0};
+            uint32_t w = 0, h = 0;
+            uint8_t *out;
+            result r;
+            stream(&png_codec, b.p, b.n, &p, &w, &h, &out, &r);
+            CHECK(r.status == IMAGO_ERR_CORRUPT, "chunks %s + huge %s: %d (%s)", files[f], kept[k], r.status, r.err.message);
+            if (f == 0) printf("chunks huge kept %s (2^31-1 declared): stream %d at %s (%s)\n", kept[k], r.status,
+                               r.where == 1 ? "push" : "other", r.err.message);
+            free(out);
+            free(b.p);
+        }
+        free(png);
+    }
+}
+
+/* Big private chunks pushed in 16 KiB pieces: time and bytes held (meaningful without sanitizers). */
+static void bench_chunks(const char *corpus) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/png/rgb-8-interlaced.png", corpus);
+    size_t size;
+    uint8_t *png = read_file(path, &size);
+    if (!png) { CHECK(0, "cannot read %s", path); return; }
+    struct { const char *name; int before, after; uint32_t each; imago_status want; } v[] = {
+        {"one 7.9 MB chunk before IDAT, one after", 1, 1, 7900000, IMAGO_OK},
+        {"four 7.9 MB chunks before IDAT, four after", 4, 4, 7900000, IMAGO_OK},
+        {"one 8 MiB chunk before IDAT, one after", 1, 1, 8u << 20, IMAGO_OK},
+        {"one 64 MiB chunk before IDAT", 1, 0, 64u << 20, IMAGO_OK},
+        {"one 64 MiB chunk after IDAT", 0, 1, 64u << 20, IMAGO_OK},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        extra x[8];
+        int nx = 0;
+        for (int k = 0; k < v[i].before; k++) x[nx++] = (extra){2, "prVt", v[i].each, v[i].each, 0};
+        for (int k = 0; k < v[i].after; k++) x[nx++] = (extra){4, "prVt", v[i].each, v[i].each, 0};
+        buf b = png_with(png, size, x, nx);
+        imago_image_info info;
+        imago_error err = {0};
+        uint8_t *ref;
+        double t0 = now();
+        imago_status pst = pull(&png_codec, b.p, b.n, 0, 0, &info, &ref, &err);
+        double t_pull = now() - t0;
+        plan p = {16384, 0, 0, 0, 0};
+        uint32_t w = 0, h = 0;
+        uint8_t *out;
+        result r;
+        t0 = now();
+        stream(&png_codec, b.p, b.n, &p, &w, &h, &out, &r);
+        double t_stream = now() - t0;
+        CHECK(pst == v[i].want && r.status == pst, "big chunks %s: pull %d, stream %d (%s)", v[i].name, pst, r.status,
+              r.err.message);
+        if (pst == IMAGO_OK && r.status == IMAGO_OK) CHECK(memcmp(out, ref, (size_t)w * h * 4) == 0, "big chunks %s: pixels", v[i].name);
+        CHECK(r.held_max < (1u << 20), "big chunks %s: held %zu bytes", v[i].name, r.held_max);
+        printf("bench chunks %-52s %6.1f MB in 16 KiB pushes: pull %d %.3f s, stream %d %.3f s (%.1f ms/MB), held at most %.1f KB\n",
+               v[i].name, b.n / 1e6, pst, t_pull, r.status, t_stream, t_stream * 1e3 / (b.n / 1e6), r.held_max / 1024.0);
+        free(out);
+        free(ref);
+        free(b.p);
+    }
+    free(png);
+}
+
 static void each(const char *pattern, const codec *c, void (*fn)(const codec *, const char *)) {
     glob_t g;
     if (glob(pattern, 0, NULL, &g) != 0) return;
@@ -517,6 +725,10 @@ int main(int argc, char **argv) {
         each(pattern, &png_codec, check_invalid);
         snprintf(pattern, sizeof pattern, "%s/invalid/empty.bin", argv[1]);
         each(pattern, &png_codec, check_invalid);
+    }
+    if (!only || !strcmp(only, "png") || !strcmp(only, "chunks")) {
+        check_chunks(argv[1]);
+        bench_chunks(argv[1]);
     }
     if (!only || !strcmp(only, "webp")) {
         snprintf(pattern, sizeof pattern, "%s/webp/*.webp", argv[1]);

@@ -206,14 +206,19 @@ imago_status imago_jpeg_stream_render_preview(imago_jpeg_stream *s, uint8_t *dst
         if (dst == s->out) imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "a preview cannot go into out");
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
+    /* A preview is optional: one that cannot even start leaves the decode as it was. Only a
+     * failure inside the output pass (libjpeg's state then is mid-pass) ends the decode. */
+    if (dst_w != c->output_width || dst_h != c->output_height) {
+        s->preview_resizer = imago_resizer_create(c->output_width, c->output_height, dst_w, dst_h, dst, dst_stride, 0);
+        if (s->preview_resizer == NULL) {
+            imago_error_set(err, IMAGO_ERR_NO_MEMORY, "out of memory for a preview");
+            return IMAGO_ERR_NO_MEMORY;
+        }
+    }
     s->guard.control = control;
     if (setjmp(s->guard.jump)) {
         imago_jpeg_stream_failed(s, err);
         return (imago_status)s->guard.failure.status;
-    }
-    if (dst_w != c->output_width || dst_h != c->output_height) {
-        s->preview_resizer = imago_resizer_create(c->output_width, c->output_height, dst_w, dst_h, dst, dst_stride, 0);
-        if (s->preview_resizer == NULL) imago_jpeg_fail((j_common_ptr)c, IMAGO_ERR_NO_MEMORY, "out of memory");
     }
     /* The scan shown is complete and the next has begun, so the pass never waits for input. */
     if (!jpeg_start_output(c, s->preview_scan) || !imago_jpeg_stream_rows(s, dst, dst_stride, s->preview_resizer, 0))

@@ -1,17 +1,16 @@
-/* PNG pushed in pieces, through libpng's progressive reader. The info callback sets the same
- * transforms as the pull decoder and pauses, so push stops at HEADER_READY; rows then go
- * straight into the caller's buffer (or through the resizer), Adam7 rows are combined into the
- * full-size image (out, or an intermediate when downsampling, as in png_decode.c).
- *
- * libpng's pause (png_process_data_pause) is safe only where libpng expects it, in the info
- * callback: from a row callback the IDAT bookkeeping that follows would underflow. So a preview
- * stop is made between calls instead: with previews on, an Adam7 image is fed in small slices
- * and push stops after the slice in which a pass completed (that slice may already have
- * started the next pass; the preview then shows a little more than the pass it names).
- * Every entry point that calls libpng arms png_jmpbuf itself. */
+/* PNG pushed in pieces, through libpng's progressive reader, behind a chunk framer that skips
+ * ancillary chunks instead of letting libpng buffer them whole (png_stream_chunks.h). The info
+ * callback sets the pull decoder's transforms and pauses, so push stops at HEADER_READY; rows
+ * then go into the caller's buffer (or through the resizer), Adam7 rows into the full-size image
+ * (out, or an intermediate when downsampling, as in png_decode.c). libpng's pause is safe only
+ * in the info callback (from a row callback the IDAT bookkeeping would underflow), so with
+ * previews on an Adam7 image is fed in small slices and push stops after the slice in which a
+ * pass completed (the preview may show a little of the next pass). Every entry point that calls
+ * libpng arms png_jmpbuf itself. */
 #include "imago_stream.h"
 #include "imago_resizer.h"
 #include "png_shared.h"
+#include "png_stream_chunks.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -30,18 +29,18 @@ struct imago_png_stream {
     char warning[96];            /* libpng's first warning, named when rows turn out missing */
     imago_image_info image;
     int any_bytes, header_ready, started, complete, failed;
-    size_t unprocessed;          /* the info callback's pause: bytes of this push not taken */
+    size_t unprocessed;          /* the info callback's pause (paused): bytes of a feed not taken */
     int paused;
     uint32_t width, height;
-    int interlaced, has_alpha, passes;
+    int interlaced, has_alpha;
+    imago_png_chunks chunks;     /* what libpng is given of each chunk (png_stream_chunks.h) */
     uint8_t *out;
     size_t out_stride;
     uint32_t out_w, out_h;
-    int resizing;
+    int resizing, previews;
     uint8_t *target;             /* Adam7: the full-size image rows are combined into */
     size_t target_stride;
     imago_downsampling downsampling;
-    int previews;
     int pass_has_rows;           /* the current pass delivered new rows */
     int last_pass_done;          /* -1, or the last pass whose last row arrived */
     int preview_due;             /* pass number (1-based) of a completed pass not yet reported */
@@ -78,7 +77,7 @@ static void imago_png_stream_on_info(png_structp png, png_infop pi) {
     s->has_alpha = s->image.has_alpha;
     /* Transforms must be set before libpng starts on IDAT, i.e. here; only the output waits
      * for start. They do not depend on the output size. */
-    s->passes = imago_png_set_transforms(png, pi);
+    imago_png_set_transforms(png, pi);
     if (png_get_rowbytes(png, pi) != (size_t)s->width * 4) png_error(png, "unexpected row layout after transforms");
     s->header_ready = 1;
     s->paused = 1;
@@ -157,22 +156,25 @@ imago_png_stream *imago_png_stream_create(imago_error *err) {
     /* Dimensions are judged by the caller's pixel limit, not libpng's fixed default. */
     png_set_user_limits(s->png, 0x7fffffffU, 0x7fffffffU);
     png_set_progressive_read_fn(s->png, s, imago_png_stream_on_info, imago_png_stream_on_row, imago_png_stream_on_end);
+    imago_png_chunks_init(&s->chunks);
     return s;
 }
 
-/* Feeds data to libpng; returns how many bytes it took. May longjmp (the caller armed it). */
-static size_t imago_png_stream_feed(imago_png_stream *s, const uint8_t *data, size_t size) {
+/* The chunk framer's sink: gives libpng bytes, returns how many it took. May longjmp. */
+static size_t imago_png_stream_sink(void *ctx, const uint8_t *data, size_t size, int *stop) {
+    imago_png_stream *s = ctx;
     size_t offset = 0;
+    s->paused = 0;
     while (offset < size && !s->complete) {
         size_t slice = size - offset;
         int sliced = s->started && s->previews && s->interlaced && s->last_pass_done < 5;
         if (sliced && slice > IMAGO_PNG_STREAM_PREVIEW_SLICE) slice = IMAGO_PNG_STREAM_PREVIEW_SLICE;
-        s->paused = 0;
         png_process_data(s->png, s->info, (png_bytep)(uintptr_t)(data + offset), slice);
-        if (s->paused) return offset + slice - s->unprocessed;   /* the header is read */
         offset += slice;
-        if (s->preview_due && !s->complete) break;
+        if (s->paused) offset -= s->unprocessed;   /* the header is read */
+        if (s->paused || s->preview_due) break;
     }
+    *stop = s->paused || s->complete || s->preview_due;
     return s->complete ? size : offset;
 }
 
@@ -196,11 +198,6 @@ imago_status imago_png_stream_push(imago_png_stream *s, const uint8_t *data, siz
     }
     if (size == 0) return IMAGO_OK;
     s->any_bytes = 1;
-    if (imago_control_cancelled(control)) {
-        imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");
-        s->failed = 1;
-        return IMAGO_ERR_CANCELLED;
-    }
     s->control = control;
     if (setjmp(png_jmpbuf(s->png))) {
         s->control = NULL;
@@ -209,10 +206,12 @@ imago_status imago_png_stream_push(imago_png_stream *s, const uint8_t *data, siz
         *err = s->failure;
         return (imago_status)s->failure.status;
     }
+    if (imago_control_cancelled(control)) imago_png_stream_raise(s, IMAGO_ERR_CANCELLED, "cancelled");
     int had_header = s->header_ready;
-    *consumed = imago_png_stream_feed(s, data, size);
+    *consumed = imago_png_chunks_feed(&s->chunks, data, size, imago_png_stream_sink, s, s->png);
     s->control = NULL;
     if (s->complete) {
+        *consumed = size;
         *state = IMAGO_STREAM_COMPLETE;
     } else if (!had_header && s->header_ready) {
         *state = IMAGO_STREAM_HEADER_READY;

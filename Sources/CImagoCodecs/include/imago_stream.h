@@ -18,7 +18,8 @@
  *
  * What each keeps: the unconsumed tail of the input it needs to resume (a marker segment, a
  * chunk header; never the whole body: libjpeg resumes from its last restart point, libwebp's
- * incremental decoder keeps what its current partition needs), the codec's own working memory
+ * incremental decoder keeps what its current partition needs, PNG ancillary chunks are skipped as
+ * they arrive and a kept non-IDAT chunk over 1 MiB is refused as corrupt), the codec's own working memory
  * (imago_image_info.working_bytes), and while downsampling some source rows and a resizer
  * (a full-size intermediate only for an Adam7 PNG, as in the pull decoder).
  * Exceptions, where the codec cannot resume mid-way: an animated WebP (its first frame is decoded,
