@@ -46,11 +46,24 @@ public enum ChunkedFuzzer {
                 fatalError("\(context): chunked failed with \(a), one-shot with \(b)")
             }
             FuzzInvariants.checkFailure(a, options: DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit), context)
+        case (.success, .failure(let error)) where isBadHuffmanCode(error), (.failure(let error), .success) where isBadHuffmanCode(error):
+            // libjpeg-turbo decodes a Huffman code it cannot match as zero without a word on its
+            // fast path (taken while a few KiB of input are buffered) and warns on its slow path
+            // (near the end of what is buffered), which Imago's strict policy refuses. Where the
+            // pieces end decides the path, so a bad code can pass one decode and fail the other
+            // (the pull decoder reading a file in 64 KiB pieces behaves the same). Both see the
+            // same bytes; only libjpeg's strictness differs.
+            return
         case (.success, .failure(let error)):
             fatalError("\(context): the chunked decode succeeded, the one-shot decode failed with \(error)")
         case (.failure(let error), .success):
             fatalError("\(context): the chunked decode failed with \(error), the one-shot decode succeeded")
         }
+    }
+
+    private static func isBadHuffmanCode(_ error: DecodeError) -> Bool {
+        if case .corrupt(.jpeg, let message) = error { return message.contains("bad Huffman code") }
+        return false
     }
 
     /// Pieces of 1 to 4096 bytes, mostly small (a quarter of them 1 to 16 bytes).
