@@ -198,7 +198,7 @@ extension ConformanceCheck {
         let limit = image.decodedByteCount / 4
         var after = HeapUsage.bytesInUse()
         let deadline = ContinuousClock.now + .seconds(5)
-        while let now = after, let before = baseline, now - before >= limit, ContinuousClock.now < deadline {
+        while HeapUsage.seesFrees, let now = after, let before = baseline, now - before >= limit, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
             after = HeapUsage.bytesInUse()
         }
@@ -234,9 +234,15 @@ extension ConformanceCheck {
                        + "with the decode (close the connection or reset the stream), do not leave it open and unread")
         try run.expect(late.isEmpty, "after cancel() mid-stream the model published \(late): nothing of a cancelled attempt is published")
         guard let after, let baseline else { throw CheckFailed(reason: "the process's memory use could not be read") }
-        try run.expect(after - baseline < limit, "5 s after cancel() mid-stream the process still held \(after - baseline) more bytes "
-                       + "than before the load (the image is \(image.decodedByteCount) bytes decoded): stop the decoder and free its "
-                       + "output and buffers when the transfer is cancelled")
+        if HeapUsage.seesFrees {
+            try run.expect(after - baseline < limit, "5 s after cancel() mid-stream the process still held \(after - baseline) more bytes "
+                           + "than before the load (the image is \(image.decodedByteCount) bytes decoded): stop the decoder and free its "
+                           + "output and buffers when the transfer is cancelled")
+        } else {
+            // Under a sanitizer only RSS can be read, and its allocator keeps freed pages resident
+            // (CI's ThreadSanitizer run saw 16 MiB stay): the loader's live decoded bytes judge it.
+            run.note("\(HeapUsage.source) cannot show memory given back: the release is judged by the live decoded bytes only")
+        }
         try run.expect(left.isEmpty, "\(left.count) file(s) left 5 s after cancel() mid-stream (\(left.map(\.url.lastPathComponent))): "
                        + "delete what a cancelled stream wrote")
         if let liveBefore, let liveAfter {

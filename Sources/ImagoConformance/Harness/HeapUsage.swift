@@ -19,6 +19,11 @@ enum HeapUsage {
     /// Bytes in use now; nil when neither source is readable.
     static func bytesInUse() -> Int? { mallocInfoBytesInUse() ?? residentBytes() }
 
+    /// Whether `bytesInUse()` falls when memory is freed: true for glibc's live allocations;
+    /// false for RSS (under a sanitizer), which keeps freed pages resident, so it can show memory
+    /// growing but never memory given back.
+    static var seesFrees: Bool { mallocInfoBytesInUse() != nil }
+
     /// Which source `bytesInUse()` reads, for the evidence.
     static var source: String { mallocInfoBytesInUse() != nil ? "glibc malloc_info (live allocations)" : "RSS" }
 
