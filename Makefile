@@ -2,7 +2,8 @@
 SHELL := /bin/bash
 # nginx: the real server the nginx integration tests start on loopback (Debian 12's `nginx` is
 # the binary itself, built with gzip_static, limit_rate and proxy; the tests skip without it).
-APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev zlib1g-dev nginx
+# gcc: the `cc` that `make stream-check` compiles the push decoders' plain-C checks with.
+APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev zlib1g-dev nginx gcc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/imago
 
