@@ -84,6 +84,12 @@ extension ImagePipeline {
             emit(.cacheStore, sourceKey)
             return outcome
         }
+        return keptOffDisk(outcome, sourceKey: sourceKey, hadEntry: hadEntry, disk: disk)
+    }
+
+    /// A response the disk cache does not keep (`outcome` is `.notStored`): an older entry for
+    /// the URL goes too, and the miss is counted and reported.
+    func keptOffDisk(_ outcome: DiskCacheOutcome, sourceKey: String, hadEntry: Bool, disk: DiskCache) -> DiskCacheOutcome {
         if hadEntry { try? disk.removeEntry(forKey: sourceKey) }
         counters.record { $0.diskNotStored += 1 }
         emit(.notStored, sourceKey)

@@ -94,10 +94,7 @@ extension ImagePipeline {
                 // The copy could not be written: the image still loads, the cache keeps nothing
                 // of this URL (as when storing fails), and says so.
                 let hadEntry = lookup.hadEntry ?? (disk.entry(forKey: sourceKey) != nil)
-                if hadEntry { try? disk.removeEntry(forKey: sourceKey) }
-                counters.record { $0.diskNotStored += 1 }
-                emit(.notStored, sourceKey)
-                outcome = .notStored(.writeFailed)
+                outcome = keptOffDisk(.notStored(.writeFailed), sourceKey: sourceKey, hadEntry: hadEntry, disk: disk)
             }
         }
         return .success(ImageResponse(image: image, origin: .network).reporting(outcome))
