@@ -125,19 +125,7 @@ extension ConformanceCheck {
         let hasDiskCache = run.subject.capabilities.contains(.diskCache)
         let (model, recorder) = run.model(loader, source)
         let baseline = HeapUsage.bytesInUse()
-        model.load()
-        try run.expectPhase(model, "loading", after: "load() of padded.png")
-        try await run.server.counters.waitUntil(timeout: .seconds(30)) { $0.bodyBytesSent(for: source.url.path) >= stallAt }
-        // What the socket accepted may still sit in kernel buffers; a loader that reports
-        // progress shows when it has taken nearly all of it (not required: then the socket
-        // buffers, a few MiB, are simply not counted as received).
-        var received: Int?
-        if run.subject.capabilities.contains(.progress) {
-            _ = await waitUntil(timeout: .seconds(10)) {
-                if case .loading(let count?, _, _, _) = model.phase { received = count }
-                return (received ?? 0) >= stallAt - (1 << 20)
-            }
-        }
+        let received = try await loadUntilSent(run, model, source, "padded.png", bytes: stallAt)
         let held = HeapUsage.bytesInUse()
         let growth = baseline.flatMap { before in held.map { $0 - before } }
         // Decoding while streaming keeps no copy of the body on disk either, unless a disk cache
@@ -167,6 +155,26 @@ extension ConformanceCheck {
     /// phase is `empty` before it returns, the server sees the connection closed, the heap (and,
     /// with a lifetime probe, the loader's live decoded bytes) returns near its baseline, and
     /// nothing more is published.
+    /// `load()`, expecting `loading`, then waits until the server has sent `bytes` of the body.
+    /// What the socket accepted may still sit in kernel buffers; a loader that reports progress
+    /// shows when it has taken nearly all of it (not required: then the socket buffers, a few MiB,
+    /// are simply not counted as received). Returns the bytes it reported (nil without progress).
+    @MainActor
+    static func loadUntilSent(_ run: CheckRun, _ model: any ModelUnderTest, _ source: ConformanceSource, _ name: String,
+                              bytes: Int) async throws -> Int? {
+        model.load()
+        try run.expectPhase(model, "loading", after: "load() of \(name)")
+        try await run.server.counters.waitUntil(timeout: .seconds(30)) { $0.bodyBytesSent(for: source.url.path) >= bytes }
+        var received: Int?
+        if run.subject.capabilities.contains(.progress) {
+            _ = await waitUntil(timeout: .seconds(10)) {
+                if case .loading(let count?, _, _, _) = model.phase { received = count }
+                return (received ?? 0) >= bytes - (1 << 20)
+            }
+        }
+        return received
+    }
+
     @MainActor
     static func cancelMidStreamEndsTransferAndDecode(_ run: CheckRun, _ loader: any LoaderUnderTest) async throws {
         let image = StreamedImage.largePNG(width: 4096, height: 2048)
@@ -178,16 +186,7 @@ extension ConformanceCheck {
         let (model, recorder) = run.model(loader, source)
         let liveBefore = loader.lifetime?.liveDecodedBytes
         let baseline = HeapUsage.bytesInUse()
-        model.load()
-        try run.expectPhase(model, "loading", after: "load() of large.png")
-        try await counters.waitUntil(timeout: .seconds(30)) { $0.bodyBytesSent(for: source.url.path) >= holdAt }
-        var received: Int?
-        if run.subject.capabilities.contains(.progress) {
-            _ = await waitUntil(timeout: .seconds(10)) {
-                if case .loading(let count?, _, _, _) = model.phase { received = count }
-                return (received ?? 0) >= holdAt - (1 << 20)
-            }
-        }
+        let received = try await loadUntilSent(run, model, source, "large.png", bytes: holdAt)
         let during = HeapUsage.bytesInUse()
         let closedBefore = counters.connectionsClosedByClient
         let publishedBefore = recorder.count
