@@ -9,6 +9,7 @@
 #include "imago_decode.h"
 #include "imago_reader.h"
 #include "imago_pixels.h"
+#include "webp_container.h"
 #include "webp_shared.h"
 
 #include <stdlib.h>
@@ -75,6 +76,14 @@ imago_webp_decoder *imago_webp_open(const imago_input *input, imago_image_info *
     }
     if (d->head_size == 0) {
         imago_error_set(err, IMAGO_ERR_EMPTY, "no data");
+        imago_webp_close(d);
+        return NULL;
+    }
+    /* The image ends at its RIFF size, as it does for the push decoder; its chunks must lie inside. */
+    size_t riff_end = imago_webp_riff_end(d->head, d->head_size);
+    if (riff_end >= 12 && riff_end < d->head_size) d->head_size = riff_end;
+    imago_webp_walk walk = {0};
+    if (imago_webp_walk_feed(&walk, d->head, d->head_size, err) != IMAGO_OK) {
         imago_webp_close(d);
         return NULL;
     }

@@ -15,6 +15,7 @@
  * An animation is kept whole (up to its RIFF size) before HEADER_READY, so that info is the
  * pull decoder's (frame count, first frame's format), and its first frame decodes at finish. */
 #include "imago_stream.h"
+#include "webp_container.h"
 #include "webp_shared.h"
 
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct imago_webp_stream {
     uint8_t *out;
     size_t stride;
     uint32_t out_w, out_h;
+    imago_webp_walk walk;      /* every byte taken, checked against the container rule */
 };
 
 imago_webp_stream *imago_webp_stream_create(imago_error *err) {
@@ -75,11 +77,6 @@ static imago_status imago_webp_stream_fail(imago_webp_stream *s, imago_error *er
     if (what != NULL) imago_error_set(err, status, "%s", what);
     s->failed = 1;
     return status;
-}
-
-static size_t imago_webp_riff_end(const uint8_t *data, size_t size) {
-    if (size < 8 || memcmp(data, "RIFF", 4) != 0) return 0;
-    return ((size_t)data[4] | (size_t)data[5] << 8 | (size_t)data[6] << 16 | (size_t)data[7] << 24) + 8;
 }
 
 /* Before HEADER_READY. */
@@ -161,8 +158,8 @@ static imago_status imago_webp_stream_update(imago_webp_stream *s, int ended, im
     return IMAGO_OK;
 }
 
-imago_status imago_webp_stream_push(imago_webp_stream *s, const uint8_t *data, size_t size, size_t *consumed,
-                                    imago_stream_state *state, imago_decode_control *control, imago_error *err) {
+static imago_status imago_webp_stream_take(imago_webp_stream *s, const uint8_t *data, size_t size, size_t *consumed,
+                                          imago_stream_state *state, imago_decode_control *control, imago_error *err) {
     *consumed = 0;
     *state = IMAGO_STREAM_NEEDS_INPUT;
     if (s->failed) {
@@ -173,9 +170,8 @@ imago_status imago_webp_stream_push(imago_webp_stream *s, const uint8_t *data, s
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "push before start");
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
-    if (s->complete) {
+    if (s->complete) {   /* the pixels are done; what is left of the container is only walked */
         *consumed = size;
-        *state = IMAGO_STREAM_COMPLETE;
         return IMAGO_OK;
     }
     if (size > 0) s->any_bytes = 1;
@@ -199,8 +195,19 @@ imago_status imago_webp_stream_push(imago_webp_stream *s, const uint8_t *data, s
         }
         if (status == IMAGO_OK) status = imago_webp_stream_append(s, data, size, control, err);
     }
-    if (status == IMAGO_OK && s->complete) *state = IMAGO_STREAM_COMPLETE;
     return status;
+}
+
+/* COMPLETE once the pixels are done and the container is walked to its end (the chunks after
+ * the bitstream, metadata say, must obey the container rule as they do for the pull decoder). */
+imago_status imago_webp_stream_push(imago_webp_stream *s, const uint8_t *data, size_t size, size_t *consumed,
+                                    imago_stream_state *state, imago_decode_control *control, imago_error *err) {
+    imago_status status = imago_webp_stream_take(s, data, size, consumed, state, control, err);
+    if (status != IMAGO_OK) return status;
+    status = imago_webp_walk_feed(&s->walk, data, *consumed, err);
+    if (status != IMAGO_OK) return imago_webp_stream_fail(s, err, status, NULL);
+    if (s->complete) *state = s->walk.done ? IMAGO_STREAM_COMPLETE : IMAGO_STREAM_NEEDS_INPUT;
+    return IMAGO_OK;
 }
 
 imago_status imago_webp_stream_info(const imago_webp_stream *s, imago_image_info *info) {

@@ -87,6 +87,42 @@ final class StreamingDecoderTests: XCTestCase {
         }
     }
 
+    func testExtraneousBytesBeforeAMarkerAreRefusedByBothDecoders() {
+        // libjpeg warns "N extraneous bytes before marker" and decodes on; the pixels it returns
+        // for such data depend on how the input is buffered, so both decoders refuse it.
+        for name in ["jpeg/baseline-420-q90.jpg", "jpeg/progressive-420-q90.jpg"] {
+            var bytes = TestCorpus.bytes(name)
+            XCTAssertEqual(Array(bytes.suffix(2)), [0xFF, 0xD9], name)
+            bytes.insert(contentsOf: Array(repeating: 0x55, count: 16), at: bytes.count - 2)
+            for result in [pulled(bytes, DecodeOptions())] + [1, 333, bytes.count].map({ streamed(bytes, $0, DecodeOptions()) }) {
+                guard case .failure(.corrupt(.jpeg, let message)) = result else { return XCTFail("\(name) with junk before EOI: \(result)") }
+                XCTAssertTrue(message.contains("extraneous bytes before marker 0xd9"), message)
+            }
+        }
+    }
+
+    func testAWebPChunkRunningPastTheRIFFSizeIsRefusedByBothDecoders() {
+        // A metadata chunk after the bitstream whose size runs past the RIFF size: libwebp's
+        // incremental decoder would decide by how the bytes arrive, so both decoders refuse it.
+        let image = TestCorpus.bytes("webp/lossless-opaque.webp")
+        func riff(_ chunks: [UInt8]) -> [UInt8] {
+            let size = UInt32(image.count - 8 + chunks.count)
+            return Array("RIFF".utf8) + withUnsafeBytes(of: size.littleEndian, Array.init) + image[8...] + chunks
+        }
+        let overlong = riff(Array("EXIF".utf8) + [40, 0, 0, 0] + Array(repeating: 7, count: 20))
+        for result in [pulled(overlong, DecodeOptions())] + [1, 97, overlong.count].map({ streamed(overlong, $0, DecodeOptions()) }) {
+            guard case .failure(.corrupt(.webp, let message)) = result else { return XCTFail("overlong EXIF chunk: \(result)") }
+            XCTAssertTrue(message.contains("'EXIF'") && message.contains("runs past the RIFF size"), message)
+        }
+        // The last chunk's pad byte may be left out; bytes after the RIFF size are not the image's.
+        let unpadded = riff(Array("EXIF".utf8) + [3, 0, 0, 0, 1, 2, 3]) + Array(repeating: 0xEE, count: 300)
+        let reference = pulled(image, DecodeOptions())
+        for size in [1, 97, unpadded.count] {
+            assertSame(streamed(unpadded, size, DecodeOptions()), reference, "unpadded last chunk in pieces of \(size)")
+        }
+        assertSame(pulled(unpadded, DecodeOptions()), reference, "unpadded last chunk, one-shot")
+    }
+
     func testProgressiveImagesOfferPreviewsOfIncreasingDetail() throws {
         for name in ["jpeg/progressive-420-q90.jpg", "png/rgba-8-interlaced.png"] {
             let bytes = TestCorpus.bytes(name)

@@ -17,8 +17,7 @@ public enum ChunkedFuzzer {
         let previewsFirst = generator.next() % 2 == 0
         let sized = DecodeOptions(maxPixelSize: 1 + Int(generator.next() % 200), pixelLimit: FuzzInvariants.pixelLimit)
         for (options, previews) in [(DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit), previewsFirst), (sized, !previewsFirst)] {
-            let reference = format == .webp ? riffPrefix(bytes) : bytes
-            let oneShot = Result { () throws(DecodeError) in try ImageDecoder.decode(reference, options: options) }
+            let oneShot = Result { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
             let pieces = split(bytes, &generator)
             let onPreview: ((PixelBuffer, Int) -> Void)? = previews ? { pixels, detail in
                 guard pixels.width > 0, pixels.height > 0, detail > 0 else {
@@ -65,14 +64,6 @@ public enum ChunkedFuzzer {
         case (.failure(let error), .success):
             fatalError("\(context): the chunked decode failed with \(error), the one-shot decode succeeded")
         }
-    }
-
-    /// A WebP's bytes up to its RIFF size, which is where the stream stops reading (the image's
-    /// end): libwebp, given more, may read a broken bitstream past its chunk's end and succeed.
-    private static func riffPrefix(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        guard bytes.count >= 12 else { return bytes }
-        let size = (4..<8).reversed().reduce(0) { $0 << 8 | Int(bytes[$1]) } + 8
-        return size >= 12 && size < bytes.count ? UnsafeRawBufferPointer(rebasing: bytes[..<size]) : bytes
     }
 
     private static func isBadHuffmanCode(_ error: DecodeError) -> Bool {
