@@ -30,6 +30,7 @@ struct imago_webp_stream {
     uint8_t *buf;              /* head bytes; then the animation, or the whole bitstream (map mode) */
     size_t size, capacity;
     size_t fed;                /* map mode: bytes libwebp has seen */
+    size_t taken;              /* bytes push took so far */
     size_t expected;           /* RIFF size + 8; 0 when unknown */
     int map_mode;
     WebPBitstreamFeatures features;
@@ -94,15 +95,16 @@ static imago_status imago_webp_stream_header(imago_webp_stream *s, const uint8_t
             if (code == VP8_STATUS_NOT_ENOUGH_DATA) return IMAGO_OK;
             if (code != VP8_STATUS_OK) return imago_webp_stream_fail(s, err, imago_webp_fail(err, code), NULL);
             s->expected = imago_webp_riff_end(s->buf, s->size);
-            if (s->features.has_animation) {
-                if (s->expected == 0) return imago_webp_stream_fail(s, err, IMAGO_ERR_CORRUPT, "invalid animated WebP container");
-                if (s->size > s->expected) s->size = s->expected;
+            if (s->features.has_animation && s->expected == 0) {
+                return imago_webp_stream_fail(s, err, IMAGO_ERR_CORRUPT, "invalid animated WebP container");
             }
+            if (s->expected >= 12 && s->size > s->expected) s->size = s->expected;   /* the image ends there */
         }
         if (s->features.has_animation && s->size < s->expected) return IMAGO_OK;   /* the whole animation first */
     }
     const uint8_t *whole = s->size ? s->buf : data;
     size_t whole_size = s->size ? s->size : size;
+    if (s->expected >= 12 && whole_size > s->expected) whole_size = s->expected;   /* the image ends there */
     imago_status status = imago_webp_describe(whole, whole_size, 0, &s->features, &s->demux, &s->frame, &s->image, err);
     if (status != IMAGO_OK) return imago_webp_stream_fail(s, err, status, NULL);
     s->header_ready = 1;
@@ -193,7 +195,9 @@ static imago_status imago_webp_stream_take(imago_webp_stream *s, const uint8_t *
             status = imago_webp_stream_append(s, s->buf, s->size, control, err);
             imago_webp_stream_drop(s);
         }
-        if (status == IMAGO_OK) status = imago_webp_stream_append(s, data, size, control, err);
+        size_t room = size;   /* bytes after the RIFF size are not the image's */
+        if (s->expected >= 12) room = s->taken >= s->expected ? 0 : s->expected - s->taken < size ? s->expected - s->taken : size;
+        if (status == IMAGO_OK) status = imago_webp_stream_append(s, data, room, control, err);
     }
     return status;
 }
@@ -204,6 +208,7 @@ imago_status imago_webp_stream_push(imago_webp_stream *s, const uint8_t *data, s
                                     imago_stream_state *state, imago_decode_control *control, imago_error *err) {
     imago_status status = imago_webp_stream_take(s, data, size, consumed, state, control, err);
     if (status != IMAGO_OK) return status;
+    s->taken += *consumed;
     status = imago_webp_walk_feed(&s->walk, data, *consumed, err);
     if (status != IMAGO_OK) return imago_webp_stream_fail(s, err, status, NULL);
     if (s->complete) *state = s->walk.done ? IMAGO_STREAM_COMPLETE : IMAGO_STREAM_NEEDS_INPUT;
