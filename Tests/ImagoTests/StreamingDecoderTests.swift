@@ -123,6 +123,34 @@ final class StreamingDecoderTests: XCTestCase {
         assertSame(pulled(unpadded, DecodeOptions()), reference, "unpadded last chunk, one-shot")
     }
 
+    func testTheChunkedFuzzersFindingsAreSettled() throws {
+        // Reports/fuzz-findings: the inputs the chunked fuzzers stopped on, and how each is settled.
+        let folder = TestCorpus.directory.deletingLastPathComponent().appendingPathComponent("Reports/fuzz-findings")
+        let refused = ["jpeg-ycck-garbage-before-eoi.jpg", "jpeg-extraneous-bytes-1.jpg", "jpeg-extraneous-bytes-2.jpg"]
+        for name in refused {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            for result in [pulled(bytes, DecodeOptions())] + [1, 97, 4096].map({ streamed(bytes, $0, DecodeOptions()) }) {
+                guard case .failure(.corrupt(.jpeg, let message)) = result else { return XCTFail("\(name): \(result)") }
+                XCTAssertTrue(message.contains("extraneous bytes"), "\(name): \(message)")
+            }
+        }
+        // Pixels libjpeg-turbo itself does not pin down (its two Huffman paths disagree): the
+        // decodes still agree on success and size.
+        let sensitive = [UInt8](try Data(contentsOf: folder.appendingPathComponent("jpeg-path-sensitive-no-warning.jpg")))
+        for size in [1, 97, 1700] {
+            guard case .success(let a) = streamed(sensitive, size, DecodeOptions()), case .success(let b) = pulled(sensitive, DecodeOptions())
+            else { return XCTFail("the path-sensitive JPEG does not decode") }
+            XCTAssertEqual([a.pixels.width, a.pixels.height], [b.pixels.width, b.pixels.height])
+        }
+        for name in ["webp-lossless-stream-bitstream-error.webp", "webp-lossy-alpha-stream-truncated.webp",
+                     "webp-riff-short-oneshot-truncated.webp"] {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            for size in [1, 97, 4096, bytes.count] {
+                assertSame(streamed(bytes, size, DecodeOptions()), pulled(bytes, DecodeOptions()), "\(name) in pieces of \(size)")
+            }
+        }
+    }
+
     func testProgressiveImagesOfferPreviewsOfIncreasingDetail() throws {
         for name in ["jpeg/progressive-420-q90.jpg", "png/rgba-8-interlaced.png"] {
             let bytes = TestCorpus.bytes(name)
