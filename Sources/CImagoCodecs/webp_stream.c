@@ -4,14 +4,14 @@
  *
  * Header: the first bytes are kept only until WebPGetFeatures can read them (when the first
  * push already holds enough, nothing is copied and push takes 0 bytes at HEADER_READY).
- * Input, two ways, chosen from the features:
- *  - lossy without alpha: WebPIAppend, which copies each piece into libwebp's own buffer and
- *    drops what it has decoded (one token partition; several keep their partitions);
- *  - lossless, or lossy with an ALPH chunk: libwebp keeps the whole bitstream anyway (VP8L
- *    resumes from checkpoints, the alpha plane is decoded last), and WebPIAppend would re-copy
- *    it on every growth; so the stream keeps it in a buffer grown by doubling and hands libwebp
- *    a growing view (WebPIUpdate, as the pull decoder does), in steps of at least 64 KiB and
- *    1/32 of the RIFF size, because every resumption of a lossless decode redoes rows.
+ * Input: the stream keeps the bitstream (up to the RIFF size) in a buffer grown by doubling and
+ * hands libwebp a growing view (WebPIUpdate), in the pull decoder's steps: at least 64 KiB and
+ * 1/32 of the RIFF size, because every resumption of a lossless decode redoes rows. So libwebp
+ * sees the same calls with the same bytes as in the pull decoder, whatever the pieces: on a
+ * damaged bitstream its incremental decoder's pixels depend on where its input was cut (a
+ * fuzzed lossy file gave two different images for different WebPIAppend piece sizes). Lossless
+ * and alpha bitstreams are kept whole by libwebp anyway; a lossy one is small next to its
+ * pixels (a twentieth or less), which is what keeping it costs.
  * An animation is kept whole (up to its RIFF size) before HEADER_READY, so that info is the
  * pull decoder's (frame count, first frame's format), and its first frame decodes at finish. */
 #include "imago_stream.h"
@@ -21,18 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IMAGO_WEBP_STREAM_PIECE 65536   /* appended between cancellation checks */
 #define IMAGO_WEBP_STREAM_MIN_STEP 65536
 #define IMAGO_WEBP_STREAM_STEPS 32
 
 struct imago_webp_stream {
     int any_bytes, header_ready, started, complete, failed;
-    uint8_t *buf;              /* head bytes; then the animation, or the whole bitstream (map mode) */
+    uint8_t *buf;              /* head bytes; then the animation, or the whole bitstream */
     size_t size, capacity;
-    size_t fed;                /* map mode: bytes libwebp has seen */
-    size_t taken;              /* bytes push took so far */
+    size_t fed;                /* bytes libwebp has seen */
     size_t expected;           /* RIFF size + 8; 0 when unknown */
-    int map_mode;
     WebPBitstreamFeatures features;
     WebPDemuxer *demux;
     WebPIterator frame;
@@ -132,20 +129,7 @@ static imago_status imago_webp_stream_step(imago_webp_stream *s, VP8StatusCode c
     return IMAGO_OK;
 }
 
-/* Append mode: data in pieces, cancellation checked between them. */
-static imago_status imago_webp_stream_append(imago_webp_stream *s, const uint8_t *data, size_t size,
-                                             imago_decode_control *control, imago_error *err) {
-    for (size_t offset = 0; offset < size && !s->complete;) {
-        if (imago_control_cancelled(control)) return imago_webp_stream_fail(s, err, IMAGO_ERR_CANCELLED, "cancelled");
-        size_t piece = size - offset < IMAGO_WEBP_STREAM_PIECE ? size - offset : IMAGO_WEBP_STREAM_PIECE;
-        imago_status status = imago_webp_stream_step(s, WebPIAppend(s->idec, data + offset, piece), control, err);
-        if (status != IMAGO_OK) return status;
-        offset += piece;
-    }
-    return IMAGO_OK;
-}
-
-/* Map mode: a growing view of buf, in steps; all of it when the input is known to have ended. */
+/* A growing view of buf, in steps; all of it when the input is known to have ended. */
 static imago_status imago_webp_stream_update(imago_webp_stream *s, int ended, imago_decode_control *control,
                                              imago_error *err) {
     size_t step = s->expected / IMAGO_WEBP_STREAM_STEPS;
@@ -185,19 +169,11 @@ static imago_status imago_webp_stream_take(imago_webp_stream *s, const uint8_t *
     imago_status status = IMAGO_OK;
     if (s->features.has_animation) {
         /* kept whole before HEADER_READY; what follows the RIFF size is ignored */
-    } else if (s->map_mode) {
+    } else {
         size_t take = size;   /* bytes after the RIFF size are not kept */
         if (s->expected) take = s->size >= s->expected ? 0 : s->expected - s->size < size ? s->expected - s->size : size;
         if (!imago_webp_stream_keep(s, data, take)) return imago_webp_stream_fail(s, err, IMAGO_ERR_NO_MEMORY, "out of memory");
         status = imago_webp_stream_update(s, 0, control, err);
-    } else {
-        if (s->size > 0) {   /* the head kept before HEADER_READY */
-            status = imago_webp_stream_append(s, s->buf, s->size, control, err);
-            imago_webp_stream_drop(s);
-        }
-        size_t room = size;   /* bytes after the RIFF size are not the image's */
-        if (s->expected >= 12) room = s->taken >= s->expected ? 0 : s->expected - s->taken < size ? s->expected - s->taken : size;
-        if (status == IMAGO_OK) status = imago_webp_stream_append(s, data, room, control, err);
     }
     return status;
 }
@@ -208,7 +184,6 @@ imago_status imago_webp_stream_push(imago_webp_stream *s, const uint8_t *data, s
                                     imago_stream_state *state, imago_decode_control *control, imago_error *err) {
     imago_status status = imago_webp_stream_take(s, data, size, consumed, state, control, err);
     if (status != IMAGO_OK) return status;
-    s->taken += *consumed;
     status = imago_webp_walk_feed(&s->walk, data, *consumed, err);
     if (status != IMAGO_OK) return imago_webp_stream_fail(s, err, status, NULL);
     if (s->complete) *state = s->walk.done ? IMAGO_STREAM_COMPLETE : IMAGO_STREAM_NEEDS_INPUT;
@@ -241,7 +216,6 @@ imago_status imago_webp_stream_start(imago_webp_stream *s, uint8_t *out, size_t 
         imago_webp_configure(&s->config, out, out_stride, out_w, out_h, s->features.width, s->features.height);
         s->idec = WebPIDecode(NULL, 0, &s->config);
         if (s->idec == NULL) return imago_webp_fail(err, VP8_STATUS_OUT_OF_MEMORY);
-        s->map_mode = s->features.format == 2 || s->features.has_alpha;
     }
     s->started = 1;
     return IMAGO_OK;
@@ -272,7 +246,7 @@ imago_status imago_webp_stream_finish(imago_webp_stream *s, imago_error *err) {
         s->complete = 1;
         return IMAGO_OK;
     }
-    if (s->started && s->map_mode) {   /* the last bytes, held back below a step */
+    if (s->started) {   /* the last bytes, held back below a step */
         imago_status status = imago_webp_stream_update(s, 1, NULL, err);
         if (status != IMAGO_OK) return status;
         if (s->complete) return IMAGO_OK;

@@ -172,6 +172,23 @@ final class DecodeBudgetTests: XCTestCase {
         XCTAssertEqual(counters.decodes, 0)
     }
 
+    func testADecodeThatFitsOnlyWithoutWhatTheProcessHoldsIsRefused() throws {
+        let mib = 1 << 20
+        // A 40 MP PNG (153 MiB of pixels) fetched as data (a 65 MiB body) under 192 MiB: was
+        // admitted alone and OOM-killed; now refused with what it would really need.
+        let refusal = try XCTUnwrap(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 90 * mib))
+        guard case .exceedsMemoryLimit(let required, let limit) = refusal else { return XCTFail("\(refusal)") }
+        XCTAssertEqual([required, limit], [243 * mib, 192 * mib])
+        // Streamed (no body kept) it fits; with nothing measured only the need counts.
+        XCTAssertNil(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 25 * mib))
+        XCTAssertNil(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: nil))
+        XCTAssertNotNil(ImagePipeline.memoryRefusal(193 * mib, limit: 192 * mib, heldBesidesPixels: nil))
+        XCTAssertNil(ImagePipeline.memoryRefusal(.max, limit: .max, heldBesidesPixels: .max), "saturates, never wraps")
+        // The measurement itself: resident memory less pixel buffers, never negative.
+        let held = try XCTUnwrap(ImagePipeline.nonPixelResidentBytes())
+        XCTAssertGreaterThan(held, 0)
+    }
+
     func testEstimatesSaturateInsteadOfWrapping() {
         XCTAssertEqual(DecodeMemoryEstimate.product(Int(Int32.max), Int(Int32.max), 4), .max)
         XCTAssertEqual(DecodeMemoryEstimate.sum(.max, 1), .max)

@@ -17,15 +17,15 @@
  * Bytes after the image's end (COMPLETE) are ignored, as the pull decoders ignore them.
  *
  * What each keeps: the unconsumed tail of the input it needs to resume (a marker segment, a
- * chunk header; never the whole body: libjpeg resumes from its last restart point, libwebp's
- * incremental decoder keeps what its current partition needs, PNG ancillary chunks are skipped as
+ * chunk header; never the whole body: libjpeg resumes from its last restart point, PNG ancillary chunks are skipped as
  * they arrive and a kept non-IDAT chunk over 1 MiB is refused as corrupt), the codec's own working memory
  * (imago_image_info.working_bytes), and while downsampling some source rows and a resizer
  * (a full-size intermediate only for an Adam7 PNG, as in the pull decoder).
  * Exceptions, where the codec cannot resume mid-way: an animated WebP (its first frame is decoded,
  * as by the pull decoder) keeps the bytes it is pushed and decodes at finish, which then completes
- * it (push never reports COMPLETE for it); a lossless WebP, or a lossy one with alpha, keeps its
- * bitstream whole (libwebp's incremental decoder needs it); an arithmetic-coded JPEG keeps its
+ * it (push never reports COMPLETE for it); a still WebP keeps its bitstream whole (libwebp's
+ * incremental decoder needs it for lossless and alpha, and it is fed in the pull decoder's steps
+ * so that a damaged bitstream decodes the same); an arithmetic-coded JPEG keeps its
  * input from start until an end-of-image marker arrives and decodes in that push (libjpeg's
  * arithmetic decoder cannot suspend mid-scan). */
 #include "imago_common.h"

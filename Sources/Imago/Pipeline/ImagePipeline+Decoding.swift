@@ -1,3 +1,4 @@
+import CImagoCodecs
 import Foundation
 
 extension ImagePipeline {
@@ -56,10 +57,30 @@ extension ImagePipeline {
 
     /// `.exceedsMemoryLimit` when a decode needing `bytes` could never fit in the process's
     /// effective memory limit (read now: it may have changed); nil when the budget is off.
+    /// A decode larger than the decode budget (it would run alone) is also weighed against what
+    /// the process holds besides pixels (`nonPixelResidentBytes`): the encoded body of a `data`
+    /// fetch, other bodies in flight, the runtime. No wait frees that, and such a decode started
+    /// anyway is how a container gets OOM-killed (a 40 MP PNG fetched as data under 192 MiB).
     func memoryRefusal(_ bytes: Int) -> DecodeError? {
         guard configuration.budgetsDecodeMemory else { return nil }
-        let limit = MemoryLimit.current.bytes
-        return bytes > limit ? .exceedsMemoryLimit(requiredBytes: bytes, limitBytes: limit) : nil
+        let budgets = MemoryBudgets.current
+        let held = bytes > budgets.decodeBudget && bytes <= budgets.limitBytes ? Self.nonPixelResidentBytes() : nil
+        return Self.memoryRefusal(bytes, limit: budgets.limitBytes, heldBesidesPixels: held)
+    }
+
+    /// The rule itself: the need alone past the limit, or the need plus `heldBesidesPixels`
+    /// (when measured) past it.
+    static func memoryRefusal(_ bytes: Int, limit: Int, heldBesidesPixels: Int?) -> DecodeError? {
+        let required = DecodeMemoryEstimate.sum(bytes, heldBesidesPixels ?? 0)
+        return required > limit ? .exceedsMemoryLimit(requiredBytes: required, limitBytes: limit) : nil
+    }
+
+    /// Resident memory less the live and pooled pixel buffers (which caches give back and apps
+    /// release), after returning the heap glibc keeps freed; nil where /proc is missing.
+    static func nonPixelResidentBytes() -> Int? {
+        _ = imago_heap_trim()
+        guard let resident = ResidentMemory.bytes(root: "/") else { return nil }
+        return max(0, resident - PixelMemory.liveBytes - PixelMemory.retainedBytes)
     }
 }
 

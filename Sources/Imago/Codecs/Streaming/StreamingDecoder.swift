@@ -190,11 +190,12 @@ public final class StreamingDecoder {
         return stop
     }
 
-    /// Input bytes the codec keeps until the end: libwebp's incremental decoder keeps a lossless
-    /// bitstream (and a lossy one with alpha) whole, and an animation is decoded from all of its
-    /// bytes; their RIFF size says how many. Nothing for PNG, JPEG and plain lossy WebP.
+    /// Input bytes the codec keeps until the end: the WebP stream keeps the bitstream whole (as
+    /// libwebp does for lossless and alpha anyway, and so that it is fed as the pull decoder
+    /// feeds it), and an animation is decoded from all of its bytes; the RIFF size says how
+    /// many. Nothing for PNG and JPEG.
     private func heldInput() -> Int {
-        guard format == .webp, info.lossless != 0 || info.has_alpha != 0 || info.animated != 0, prefix.count >= 8 else { return 0 }
+        guard format == .webp, prefix.count >= 8 else { return 0 }
         let size = prefix[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
         return size + 8
     }
