@@ -178,9 +178,10 @@ final class DecodeBudgetTests: XCTestCase {
         // admitted alone and OOM-killed; now refused with what it would really need.
         let refusal = try XCTUnwrap(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 90 * mib))
         guard case .exceedsMemoryLimit(let required, let limit) = refusal else { return XCTFail("\(refusal)") }
-        XCTAssertEqual([required, limit], [243 * mib, 192 * mib])
+        XCTAssertEqual([required, limit], [(153 + 90 + 12) * mib, 192 * mib], "need, held, a sixteenth of the limit")
         // Streamed (no body kept) it fits; with nothing measured only the need counts.
         XCTAssertNil(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 25 * mib))
+        XCTAssertNotNil(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 28 * mib))
         XCTAssertNil(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: nil))
         XCTAssertNotNil(ImagePipeline.memoryRefusal(193 * mib, limit: 192 * mib, heldBesidesPixels: nil))
         XCTAssertNil(ImagePipeline.memoryRefusal(.max, limit: .max, heldBesidesPixels: .max), "saturates, never wraps")

@@ -28,19 +28,19 @@ public enum ChunkedFuzzer {
                 try ImageDecoder.decodeStreaming(pieces, options: options, previewMaxPixelSize: 64, onPreview: onPreview)
             }
             compare(chunked, oneShot, "\(format) in \(pieces.count) pieces, \(options), previews \(previews)") {
-                huffmanPathSensitive(bytes, format: format, options: options, oneShot: oneShot)
+                huffmanPathSensitive(bytes, format: format, options: options, oneShot: oneShot, cuts: pieces.map(\.count))
             }
         }
     }
 
     private static func compare(_ chunked: Result<DecodedImage, DecodeError>, _ oneShot: Result<DecodedImage, DecodeError>,
-                                _ context: String, pixelsUndefined: () -> Bool) {
+                                _ context: String, libjpegDisagreesWithItself: () -> Bool) {
         switch (chunked, oneShot) {
         case (.success(let a), .success(let b)):
             guard a.metadata == b.metadata, a.pixels.width == b.pixels.width, a.pixels.height == b.pixels.height else {
                 fatalError("\(context): the chunked decode's size or metadata differ from the one-shot decode's")
             }
-            guard a.pixels.packedBytes() == b.pixels.packedBytes() || pixelsUndefined() else {
+            guard a.pixels.packedBytes() == b.pixels.packedBytes() || libjpegDisagreesWithItself() else {
                 fatalError("\(context): the chunked decode's pixels differ from the one-shot decode's")
             }
         case (.failure(let a), .failure(let b)) where a.kind == "tooLarge" || b.kind == "tooLarge":
@@ -56,13 +56,15 @@ public enum ChunkedFuzzer {
                 fatalError("\(context): chunked failed with \(a), one-shot with \(b)")
             }
             FuzzInvariants.checkFailure(a, options: DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit), context)
-        case (.success, .failure(let error)) where isBadHuffmanCode(error), (.failure(let error), .success) where isBadHuffmanCode(error):
+        case (.success, .failure(let error)) where isJPEGDamage(error) && libjpegDisagreesWithItself(),
+             (.failure(let error), .success) where isJPEGDamage(error) && libjpegDisagreesWithItself():
             // libjpeg-turbo decodes a Huffman code it cannot match as zero without a word on its
-            // fast path (taken while a few KiB of input are buffered) and warns on its slow path
-            // (near the end of what is buffered), which Imago's strict policy refuses. Where the
-            // pieces end decides the path, so a bad code can pass one decode and fail the other
-            // (the pull decoder reading a file in 64 KiB pieces behaves the same). Both see the
-            // same bytes; only libjpeg's strictness differs.
+            // fast path (taken while 512 bytes per block are buffered) and warns on its slow path
+            // (near the end of what is buffered), which Imago's strict policy refuses; losing
+            // sync that way also decides whether bytes are left over before the next marker
+            // ("extraneous bytes", refused too). Where the pieces end decides the path, so such
+            // an input can pass one decode and fail the other; allowed only where libjpeg-turbo
+            // disagrees with itself on it (see huffmanPathSensitive).
             return
         case (.success, .failure(let error)):
             fatalError("\(context): the chunked decode succeeded, the one-shot decode failed with \(error)")
@@ -71,25 +73,40 @@ public enum ChunkedFuzzer {
         }
     }
 
-    /// Whether libjpeg-turbo itself gives this JPEG different pixels on its two Huffman paths:
-    /// the one-shot decode (the fast path, taken while at least 512 bytes per block are buffered)
-    /// against a stream fed one byte at a time (always the slow path). On corrupt entropy data the
-    /// two can disagree without any warning (garbage in, garbage out, in its maintainer's words:
-    /// libjpeg-turbo issues 420 and 910), so where they cut the input decides the pixels and no
-    /// decode of it can serve as the other's reference. Only asked when pixels differ.
+    /// Whether libjpeg-turbo itself gives this JPEG different results depending on how its input
+    /// is buffered: the one-shot decode (its fast Huffman path, taken while 512 bytes per block
+    /// are buffered) against a stream fed one byte at a time (the slow path throughout), and
+    /// against streams cut once at each boundary of the chunked decode's pieces (where it
+    /// switches from one path to the other and back: plain libjpeg-turbo with a suspending
+    /// source cut there gives the same results). On corrupt entropy data its paths may disagree
+    /// without a warning, in its maintainer's words garbage in, garbage out (libjpeg-turbo
+    /// issues 420 and 910), so no decode of such an input can serve as another's reference.
+    /// For a valid JPEG all of them agree (StreamingDecoderTests and `make stream-check` cut
+    /// every corpus file everywhere). Only asked when the chunked and one-shot decodes differ.
     private static func huffmanPathSensitive(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, options: DecodeOptions,
-                                             oneShot: Result<DecodedImage, DecodeError>) -> Bool {
-        guard format == .jpeg, case .success(let reference) = oneShot else { return false }
-        let bytewise = Result { () throws(DecodeError) in
-            try ImageDecoder.decodeStreaming(bytes.map { Data([$0]) }, options: options)
+                                             oneShot: Result<DecodedImage, DecodeError>, cuts: [Int]) -> Bool {
+        guard format == .jpeg else { return false }
+        func differs(_ pieces: [Data]) -> Bool {
+            let other = Result { () throws(DecodeError) in try ImageDecoder.decodeStreaming(pieces, options: options) }
+            switch (oneShot, other) {
+            case (.success(let a), .success(let b)): return a.pixels.packedBytes() != b.pixels.packedBytes()
+            case (.failure(let a), .failure(let b)): return a.kind != b.kind
+            default: return true
+            }
         }
-        guard case .success(let slow) = bytewise else { return true }
-        return slow.pixels.packedBytes() != reference.pixels.packedBytes()
+        if differs(bytes.map { Data([$0]) }) { return true }
+        var boundary = 0
+        for count in cuts.dropLast() {
+            boundary += count
+            if differs([Data(bytes[..<boundary]), Data(bytes[boundary...])]) { return true }
+        }
+        return false
     }
 
-    private static func isBadHuffmanCode(_ error: DecodeError) -> Bool {
-        if case .corrupt(.jpeg, let message) = error { return message.contains("bad Huffman code") }
-        return false
+    /// libjpeg's damage warnings that Imago refuses and that depend on its Huffman path.
+    private static func isJPEGDamage(_ error: DecodeError) -> Bool {
+        guard case .corrupt(.jpeg, let message) = error else { return false }
+        return message.contains("bad Huffman code") || message.contains("extraneous bytes")
     }
 
     /// Pieces of 1 to 4096 bytes, mostly small (a quarter of them 1 to 16 bytes).

@@ -9,10 +9,11 @@ import Foundation
 /// | pooled pixel memory (`PixelMemory.retainedByteLimit`) | min(L / 16, 64 MiB) | 16 MiB | 64 MiB |
 /// | decode budget (all decodes in flight) | L / 4 | 64 MiB | 6 GiB |
 /// | live and pooled pixels before a decode starts | 2/3 × L | 170 MiB | 16 GiB |
-/// | largest single decode | L | 256 MiB | 24 GiB |
+/// | largest single decode | L, and past the decode budget: L − (anonymous resident memory besides pixels) − L / 16 | 256 MiB | 24 GiB |
 ///
 /// A limit smaller than what the process already uses still gives these figures (they only
-/// get smaller); a decode whose own need exceeds L fails with `.exceedsMemoryLimit` instead of
+/// get smaller); a decode whose own need exceeds L (or, larger than the decode budget, does not
+/// fit beside what the process already holds: `ImagePipeline.memoryRefusal`) fails with `.exceedsMemoryLimit` instead of
 /// being admitted alone.
 public struct MemoryBudgets: Sendable, Equatable {
     /// The effective limit the budgets derive from.
