@@ -23,9 +23,11 @@
 
 #define IMAGO_WEBP_STREAM_MIN_STEP 65536
 #define IMAGO_WEBP_STREAM_STEPS 32
+#define IMAGO_WEBP_HEADER_RETRY 65536   /* bytes kept while libwebp refuses the header (see header) */
 
 struct imago_webp_stream {
     int any_bytes, header_ready, started, complete, failed;
+    VP8StatusCode header_status;   /* what libwebp last said of a header it refused, judged again */
     uint8_t *buf;              /* head bytes; then the animation, or the whole bitstream */
     size_t size, capacity;
     size_t fed;                /* bytes libwebp has seen */
@@ -90,7 +92,17 @@ static imago_status imago_webp_stream_header(imago_webp_stream *s, const uint8_t
         if (s->expected == 0) {
             VP8StatusCode code = WebPGetFeatures(s->buf, s->size, &s->features);
             if (code == VP8_STATUS_NOT_ENOUGH_DATA) return IMAGO_OK;
-            if (code != VP8_STATUS_OK) return imago_webp_stream_fail(s, err, imago_webp_fail(err, code), NULL);
+            if (code != VP8_STATUS_OK) {
+                /* libwebp can refuse a prefix of a damaged header that it accepts whole (a fuzzed
+                 * file with a bare VP8 frame after "WEBP"): judged again with more bytes, up to
+                 * the RIFF end or IMAGO_WEBP_HEADER_RETRY, as the pull decoder judges the file. */
+                size_t riff_end = imago_webp_riff_end(s->buf, s->size);
+                if (s->size < IMAGO_WEBP_HEADER_RETRY && (riff_end < 12 || s->size < riff_end)) {
+                    s->header_status = code;
+                    return IMAGO_OK;
+                }
+                return imago_webp_stream_fail(s, err, imago_webp_fail(err, code), NULL);
+            }
             s->expected = imago_webp_riff_end(s->buf, s->size);
             if (s->features.has_animation && s->expected == 0) {
                 return imago_webp_stream_fail(s, err, IMAGO_ERR_CORRUPT, "invalid animated WebP container");
@@ -245,6 +257,9 @@ imago_status imago_webp_stream_finish(imago_webp_stream *s, imago_error *err) {
         if (status != IMAGO_OK) return imago_webp_stream_fail(s, err, status, NULL);
         s->complete = 1;
         return IMAGO_OK;
+    }
+    if (!s->header_ready && s->header_status != VP8_STATUS_OK) {
+        return imago_webp_stream_fail(s, err, imago_webp_fail(err, s->header_status), NULL);
     }
     if (s->started) {   /* the last bytes, held back below a step */
         imago_status status = imago_webp_stream_update(s, 1, NULL, err);

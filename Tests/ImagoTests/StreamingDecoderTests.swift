@@ -143,9 +143,10 @@ final class StreamingDecoderTests: XCTestCase {
             XCTAssertEqual([a.pixels.width, a.pixels.height], [b.pixels.width, b.pixels.height])
         }
         for name in ["webp-lossless-stream-bitstream-error.webp", "webp-lossy-alpha-stream-truncated.webp",
-                     "webp-riff-short-oneshot-truncated.webp"] {
+                     "webp-riff-short-oneshot-truncated.webp", "webp-header-refused-on-prefix.webp",
+                     "webp-lossy-append-piece-sensitive.webp"] {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
-            for size in [1, 97, 4096, bytes.count] {
+            for size in [1, 7, 30, 97, 4096, bytes.count] {
                 assertSame(streamed(bytes, size, DecodeOptions()), pulled(bytes, DecodeOptions()), "\(name) in pieces of \(size)")
             }
         }
