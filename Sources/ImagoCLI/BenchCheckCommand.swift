@@ -28,6 +28,11 @@ struct MemoryGateOptions: ParsableArguments {
     func measurePressure() async throws -> PressureRun.Outcome {
         try await PressureGate(executable: BenchCommand.executablePath, inputsDirectory: inputs) { printError($0) }.measure()
     }
+
+    /// The absolute large-decode run (a 40 MP PNG by each strategy in a 192 MiB memory cgroup).
+    func measureLargeDecode() async throws -> [LargeDecodeGate.Run] {
+        try await LargeDecodeGate(executable: BenchCommand.executablePath, inputsDirectory: inputs) { printError($0) }.measure()
+    }
 }
 
 /// `imago bench-check`: the CI memory-regression gate. Exit 0 within tolerance, 2 on a
@@ -37,7 +42,7 @@ struct BenchCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-check",
         abstract: "Compare the memory scenarios with Reports/baseline.json.",
-        discussion: "Also runs the pressure workload once with the default configuration in a 256 MiB memory cgroup: any OOM kill, unfinished load or peak above the limit fails (exit 2); no cgroup available: skipped with the reason, not a failure. Exit status: 0 within tolerance; 2 regression (or a baselined figure not measured, or a failed pressure run); 4 improvement beyond tolerance or a new figure (run `make bench-baseline`).")
+        discussion: "Also runs the pressure workload once with the default configuration in a 256 MiB memory cgroup, and loads a 40 MP PNG with each fetch strategy in a 192 MiB one (stream must decode; data and file may instead be refused with exceedsMemoryLimit): any OOM kill, unfinished load, other failure or peak above the limit fails (exit 2); no cgroup available: skipped with the reason, not a failure. Exit status: 0 within tolerance; 2 regression (or a baselined figure not measured, or a failed pressure run); 4 improvement beyond tolerance or a new figure (run `make bench-baseline`).")
 
     @OptionGroup var options: MemoryGateOptions
 
@@ -45,10 +50,13 @@ struct BenchCheckCommand: AsyncParsableCommand {
         let baseline = try Baseline.load(from: URL(fileURLWithPath: options.baseline))
         let comparison = BaselineComparison(baseline: baseline, measured: try await options.measure())
         let pressure = PressureGate.verdict(try await options.measurePressure())
-        (comparison.lines + pressure.lines).forEach { print($0) }
+        let largeDecode = LargeDecodeGate.verdict(try await options.measureLargeDecode())
+        (comparison.lines + pressure.lines + largeDecode.lines).forEach { print($0) }
         print(comparison.conclusion)
         print(pressure.conclusion)
-        let status = PressureGate.exitStatus(comparison: comparison.exitStatus, pressure: pressure)
+        print(largeDecode.conclusion)
+        let status = PressureGate.exitStatus(comparison: PressureGate.exitStatus(comparison: comparison.exitStatus, pressure: pressure),
+                                             pressure: largeDecode)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -142,6 +142,13 @@ final class StreamingDecoderTests: XCTestCase {
             else { return XCTFail("the path-sensitive JPEG does not decode") }
             XCTAssertEqual([a.pixels.width, a.pixels.height], [b.pixels.width, b.pixels.height])
         }
+        // Damaged data either decodes or is refused as corrupt, never another error, in any pieces.
+        for name in ["jpeg-path-sensitive-extraneous.jpg", "jpeg-damaged-oneshot-refuses.jpg", "jpeg-bad-huffman-code-path.jpg"] {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            for result in [pulled(bytes, DecodeOptions())] + [1, 97, 2000, 4096].map({ streamed(bytes, $0, DecodeOptions()) }) {
+                if case .failure(let error) = result { XCTAssertEqual(error.kind, "corrupt", "\(name): \(error)") }
+            }
+        }
         for name in ["webp-lossless-stream-bitstream-error.webp", "webp-lossy-alpha-stream-truncated.webp",
                      "webp-riff-short-oneshot-truncated.webp", "webp-header-refused-on-prefix.webp",
                      "webp-lossy-append-piece-sensitive.webp"] {
