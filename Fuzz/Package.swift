@@ -27,9 +27,12 @@ let package = Package(
         .package(path: ".."),
     ],
     targets: [
+        // Plain libjpeg-turbo (Debian's libjpeg62-turbo-dev headers), the chunked JPEG fuzzer's
+        // witness: nothing of Imago's in it.
+        .target(name: "FuzzLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "Imago", package: imagoIdentity)]),
+            dependencies: [.product(name: "Imago", package: imagoIdentity), "FuzzLibJPEG"]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport"], swiftSettings: fuzzerSettings),
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzSupport"], swiftSettings: fuzzerSettings),
         .executableTarget(name: "FuzzWebP", dependencies: ["FuzzSupport"], swiftSettings: fuzzerSettings),

@@ -27,10 +27,10 @@ static void imago_jpeg_error_exit(j_common_ptr cinfo) {
 }
 
 /* libjpeg only warns about damaged data and then invents pixels; a strict decoder refuses.
- * Extraneous bytes before a marker are refused too: on such data libjpeg-turbo's fast Huffman
- * path (taken while a few KiB are buffered) silently reads an unmatched code as zero, loses
- * sync and leaves the rest of the segment unread, so the pixels it returns depend on how the
- * input was buffered (a memory source and a 4 KiB stdio source disagree on the same file). */
+ * Extraneous bytes before a marker are not refused: junk before EOI after a complete scan is
+ * common in real camera and webcam files and costs no pixel. (When the junk is a scan that
+ * lost sync, libjpeg-turbo's pixels depend on how its input was buffered; see
+ * Reports/fuzz-findings.) */
 static void imago_jpeg_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;
     int code = cinfo->err->msg_code;
@@ -40,8 +40,7 @@ static void imago_jpeg_emit_message(j_common_ptr cinfo, int level) {
                         "premature end of JPEG data");
     }
     if (code == JWRN_HIT_MARKER || code == JWRN_HUFF_BAD_CODE || code == JWRN_MUST_RESYNC ||
-        code == JWRN_NOT_SEQUENTIAL || code == JWRN_ARITH_BAD_CODE || code == JWRN_BOGUS_PROGRESSION ||
-        code == JWRN_EXTRANEOUS_DATA) {
+        code == JWRN_NOT_SEQUENTIAL || code == JWRN_ARITH_BAD_CODE || code == JWRN_BOGUS_PROGRESSION) {
         (*cinfo->err->format_message)(cinfo, message);
         imago_jpeg_fail(cinfo, IMAGO_ERR_CORRUPT, message);
     }

@@ -40,6 +40,8 @@ final class LargeDecodeGateTests: XCTestCase {
         XCTAssertEqual(LargeDecodeGate.verdict(runs(stream: outcome(), data: outcome(exit: 1, errors: "error: corrupt png"),
                                                     file: outcome())).status, .fail)
         XCTAssertEqual(LargeDecodeGate.verdict(runs(stream: outcome(), data: outcome(), file: outcome(peak: (192 << 20) + 4096))).status, .fail)
+        XCTAssertEqual(LargeDecodeGate.verdict(runs(stream: outcome(peak: 181 << 20), data: outcome(), file: outcome())).status, .fail,
+                       "the streamed decode must keep the sixteenth")
     }
 
     func testNoCgroupIsASkipNotAFailure() {

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzLibJPEG
 import Imago
 
 /// The chunked mode (`IMAGO_FUZZ_MODE=chunked`, `make fuzz MODE=chunked`): each input goes
@@ -28,7 +29,7 @@ public enum ChunkedFuzzer {
                 try ImageDecoder.decodeStreaming(pieces, options: options, previewMaxPixelSize: 64, onPreview: onPreview)
             }
             compare(chunked, oneShot, "\(format) in \(pieces.count) pieces, \(options), previews \(previews)") {
-                libjpegGarbage(bytes, format: format, options: options, results: [chunked, oneShot])
+                format == .jpeg && libjpegGarbage(bytes)
             }
         }
     }
@@ -56,10 +57,10 @@ public enum ChunkedFuzzer {
                 fatalError("\(context): chunked failed with \(a), one-shot with \(b)")
             }
             FuzzInvariants.checkFailure(a, options: DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit), context)
-        case (.success, .failure) where libjpegGarbageIn(), (.failure, .success) where libjpegGarbageIn():
+        case (.success, .failure(let error)) where libjpegGarbageIn(), (.failure(let error), .success) where libjpegGarbageIn():
             // Damaged JPEG entropy data (see libjpegGarbage): whether libjpeg-turbo warns, and
             // so whether Imago's strict policy refuses, depends on where its input was cut.
-            return
+            FuzzInvariants.checkFailure(error, options: DecodeOptions(pixelLimit: FuzzInvariants.pixelLimit), context)
         case (.success, .failure(let error)):
             fatalError("\(context): the chunked decode succeeded, the one-shot decode failed with \(error)")
         case (.failure(let error), .success):
@@ -67,49 +68,33 @@ public enum ChunkedFuzzer {
         }
     }
 
-    /// Whether this JPEG's entropy data is damaged in libjpeg-turbo's own eyes, so that its
-    /// results depend on how its input was buffered: a decode of it refused a damage warning
-    /// ("Corrupt JPEG data: bad Huffman code", "N extraneous bytes before marker", "premature
-    /// end of data segment"), or libjpeg-turbo's two Huffman paths disagree on it (the one-shot
-    /// decode, on the fast path while 512 bytes per block are buffered, against a stream fed
-    /// one byte at a time, on the slow path throughout, or cut once anywhere). On its fast path a code it cannot
-    /// match silently becomes zero and the decoder loses sync; where that shows, as a warning
-    /// or not, depends on where the input was cut, and plain libjpeg-turbo with a suspending
-    /// source does the same (fuzz findings 6ca4be37, b45d3192, b7e2db72). Its maintainer calls
-    /// it garbage in, garbage out (libjpeg-turbo issues 420 and 910). For such an input the
-    /// results are not compared beyond the invariants; for a valid JPEG every cut agrees
-    /// (StreamingDecoderTests and `make stream-check` cut every corpus file everywhere).
-    private static func libjpegGarbage(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, options: DecodeOptions,
-                                       results: [Result<DecodedImage, DecodeError>]) -> Bool {
-        guard format == .jpeg else { return false }
-        let bytewise = Result { () throws(DecodeError) in
-            try ImageDecoder.decodeStreaming(bytes.map { Data([$0]) }, options: options)
+    /// Whether plain libjpeg-turbo (no Imago code: `FuzzLibJPEG`) calls this JPEG damaged or
+    /// decodes it differently depending on how its input is cut: fed whole, it warns about
+    /// corrupt data ("bad Huffman code", "N extraneous bytes before marker", "premature end of
+    /// data segment"); or fed one byte at a time, or cut once (at up to 1,024 places), it
+    /// decodes other samples, fails, or warns where whole it did not. On its fast Huffman path
+    /// (taken while 512 bytes per block are buffered) a code it cannot match silently becomes
+    /// zero and the decoder loses sync; where that shows depends on every cut (fuzz findings
+    /// 6ca4be37, b45d3192, b7e2db72, 3f2bebb4). Its maintainer calls it garbage in, garbage out
+    /// (libjpeg-turbo issues 420 and 910). For such an input the chunked and one-shot decodes
+    /// are not compared beyond the invariants; for a valid JPEG every cut agrees (StreamingDecoderTests
+    /// and `make stream-check` cut every corpus file everywhere). An arithmetic-coded JPEG
+    /// cannot be cut (libjpeg cannot suspend in its scans; Imago's stream holds it to the end),
+    /// so only its whole decode's warnings count. Asked only when the decodes differ.
+    private static func libjpegGarbage(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        func decode(_ cuts: [Int]) -> fuzz_libjpeg_result {
+            cuts.withUnsafeBufferPointer { fuzz_libjpeg_decode(base, bytes.count, $0.baseAddress, cuts.count) }
         }
-        for case .failure(let error) in results + [bytewise] where isJPEGDamage(error) { return true }
-        func differs(_ other: Result<DecodedImage, DecodeError>) -> Bool {
-            switch (results[1], other) {
-            case (.success(let a), .success(let b)): return a.pixels.packedBytes() != b.pixels.packedBytes()
-            case (.failure(let a), .failure(let b)): return a.kind != b.kind
-            default: return true
-            }
+        let whole = decode([])
+        if whole.damage_warnings > 0 { return true }
+        if whole.arithmetic != 0 { return false }
+        func differs(_ other: fuzz_libjpeg_result) -> Bool {
+            other.decoded != whole.decoded || other.hash != whole.hash || other.damage_warnings > 0
         }
-        if differs(bytewise) { return true }
-        // One cut, at up to 1024 places: where the input is cut once decides where libjpeg-turbo
-        // switches paths (a finding that only a cut between bytes 1656 and 2150 changes).
+        if differs(decode(Array(1..<max(1, bytes.count)))) { return true }
         let step = max(1, bytes.count / 1024)
-        for cut in stride(from: step, to: bytes.count, by: step) {
-            let split = Result { () throws(DecodeError) in
-                try ImageDecoder.decodeStreaming([Data(bytes[..<cut]), Data(bytes[cut...])], options: options)
-            }
-            if differs(split) { return true }
-        }
-        return false
-    }
-
-    /// libjpeg's corrupt-data warnings, which Imago refuses ("Corrupt JPEG data: …").
-    private static func isJPEGDamage(_ error: DecodeError) -> Bool {
-        guard case .corrupt(.jpeg, let message) = error else { return false }
-        return message.hasPrefix("Corrupt JPEG data")
+        return stride(from: step, to: bytes.count, by: step).contains { differs(decode([$0])) }
     }
 
     /// Pieces of 1 to 4096 bytes, mostly small (a quarter of them 1 to 16 bytes).

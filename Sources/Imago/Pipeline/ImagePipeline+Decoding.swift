@@ -19,6 +19,10 @@ extension ImagePipeline {
         let decoded = await decodeLimiter.run(priority: { shared.priority }, bytes: bytes, onWaitForBytes: {
             counters.record { $0.decodesWaitedForMemory += 1 }
         }) { () async -> Result<DecodedImage, DecodeError> in
+            if let refusal = aloneRefusal(bytes) {
+                counters.record { $0.decodesRefusedForMemory += 1 }
+                return .failure(refusal)
+            }
             counters.record {
                 $0.decodes += 1
                 $0.decodeBytesAdmitted += bytes
@@ -57,14 +61,21 @@ extension ImagePipeline {
 
     /// `.exceedsMemoryLimit` when a decode needing `bytes` could never fit in the process's
     /// effective memory limit (read now: it may have changed); nil when the budget is off.
-    /// A decode larger than the decode budget (it would run alone) is also weighed against what
-    /// the process holds besides pixels (`nonPixelResidentBytes`): the encoded body of a `data`
-    /// fetch, other bodies in flight, the runtime. No wait frees that, and such a decode started
-    /// anyway is how a container gets OOM-killed (a 40 MP PNG fetched as data under 192 MiB).
     func memoryRefusal(_ bytes: Int) -> DecodeError? {
         guard configuration.budgetsDecodeMemory else { return nil }
+        return Self.memoryRefusal(bytes, limit: MemoryBudgets.current.limitBytes, heldBesidesPixels: nil)
+    }
+
+    /// Once admitted, a decode larger than the decode budget runs alone, and is also weighed
+    /// against what the process holds besides pixels (`nonPixelResidentBytes`): the encoded body
+    /// of a `data` fetch, bodies still arriving, the runtime. Other decodes' working memory is
+    /// gone by then, and no wait frees the rest; such a decode started anyway is how a container
+    /// gets OOM-killed (a 40 MP PNG fetched as data under 192 MiB). Nil when it fits, is not
+    /// that large, or the budget is off.
+    func aloneRefusal(_ bytes: Int) -> DecodeError? {
         let budgets = MemoryBudgets.current
-        let held = bytes > budgets.decodeBudget && bytes <= budgets.limitBytes ? Self.nonPixelResidentBytes() : nil
+        guard configuration.budgetsDecodeMemory, bytes > budgets.decodeBudget, bytes <= budgets.limitBytes,
+              let held = Self.nonPixelResidentBytes() else { return nil }
         return Self.memoryRefusal(bytes, limit: budgets.limitBytes, heldBesidesPixels: held)
     }
 

@@ -116,6 +116,11 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         }) else {
             throw .cancelled
         }
+        if let refusal = pipeline.aloneRefusal(bytes) {
+            ticket.release()
+            pipeline.counters.record { $0.decodesRefusedForMemory += 1 }
+            throw refuse(refusal)
+        }
         self.ticket = ticket
         pipeline.counters.record {
             $0.decodes += 1
