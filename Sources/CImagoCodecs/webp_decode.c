@@ -18,10 +18,6 @@
 #include <webp/demux.h>
 
 #define IMAGO_WEBP_READ_CHUNK 65536
-/* Fed between cancellation checks: at least this much, and at least 1/IMAGO_WEBP_STEPS of the
- * file, because every resumption of a lossless decode re-decodes from its last checkpoint. */
-#define IMAGO_WEBP_MIN_STEP 65536
-#define IMAGO_WEBP_STEPS 32
 
 struct imago_webp_decoder {
     imago_reader reader;
@@ -103,11 +99,8 @@ static imago_status imago_webp_decode_still(imago_webp_decoder *d, uint8_t *out,
     imago_webp_configure(&config, out, stride, out_w, out_h, d->features.width, d->features.height);
     WebPIDecoder *idec = WebPIDecode(NULL, 0, &config);
     if (idec == NULL) return imago_webp_fail(err, VP8_STATUS_OUT_OF_MEMORY);
-    /* Steps of the RIFF size (the file's size when it is shorter is not known to a stream), as
-     * webp_stream.c takes them, so libwebp sees the same calls in both decoders. */
-    size_t riff_end = imago_webp_riff_end(d->head, d->head_size);
-    size_t step = (riff_end >= 12 ? riff_end : d->head_size) / IMAGO_WEBP_STEPS;
-    if (step < IMAGO_WEBP_MIN_STEP) step = IMAGO_WEBP_MIN_STEP;
+    /* Steps of the RIFF size (the file's size when it is shorter is not known to a stream). */
+    size_t step = imago_webp_update_step(imago_webp_riff_end(d->head, d->head_size), d->head_size);
     size_t fed = 0;
     VP8StatusCode code = VP8_STATUS_SUSPENDED;
     imago_status status = IMAGO_OK;

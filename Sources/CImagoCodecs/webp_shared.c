@@ -35,6 +35,11 @@ imago_status imago_webp_fail(imago_error *err, VP8StatusCode code) {
     return status;
 }
 
+size_t imago_webp_update_step(size_t riff_end, size_t whole) {
+    size_t step = (riff_end >= 12 ? riff_end : whole) / 32;
+    return step < 65536 ? 65536 : step;
+}
+
 imago_status imago_webp_describe(const uint8_t *data, size_t size, uint64_t held_bytes,
                                  WebPBitstreamFeatures *features, WebPDemuxer **demux, WebPIterator *frame,
                                  imago_image_info *info, imago_error *err) {

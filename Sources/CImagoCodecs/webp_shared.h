@@ -17,6 +17,13 @@ imago_status imago_webp_describe(const uint8_t *data, size_t size, uint64_t held
                                  WebPBitstreamFeatures *features, WebPDemuxer **demux, WebPIterator *frame,
                                  imago_image_info *info, imago_error *err);
 
+/* How much more of the bitstream each WebPIUpdate call of both decoders sees: 1/32 of the
+ * image's size (its RIFF end; `whole` when it has none), at least 64 KiB. Between calls
+ * cancellation is polled, and every resumption of a lossless decode redoes rows from its last
+ * checkpoint. One rule for both, so that libwebp sees the same calls with the same bytes
+ * whatever pieces a stream arrived in (on a damaged bitstream its pixels depend on the cuts). */
+size_t imago_webp_update_step(size_t riff_end, size_t whole);
+
 /* RGBA straight alpha into out (external memory), libwebp's scaler when the sizes differ. */
 void imago_webp_configure(WebPDecoderConfig *config, uint8_t *out, size_t stride,
                           uint32_t out_w, uint32_t out_h, int src_w, int src_h);

@@ -21,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IMAGO_WEBP_STREAM_MIN_STEP 65536
-#define IMAGO_WEBP_STREAM_STEPS 32
 #define IMAGO_WEBP_HEADER_RETRY 65536   /* bytes kept while libwebp refuses the header (see header) */
 
 struct imago_webp_stream {
@@ -144,8 +142,7 @@ static imago_status imago_webp_stream_step(imago_webp_stream *s, VP8StatusCode c
 /* A growing view of buf, in steps; all of it when the input is known to have ended. */
 static imago_status imago_webp_stream_update(imago_webp_stream *s, int ended, imago_decode_control *control,
                                              imago_error *err) {
-    size_t step = s->expected / IMAGO_WEBP_STREAM_STEPS;
-    if (step < IMAGO_WEBP_STREAM_MIN_STEP) step = IMAGO_WEBP_STREAM_MIN_STEP;
+    size_t step = imago_webp_update_step(s->expected, 0);   /* no RIFF end: the total is unknown */
     if (s->expected && s->size >= s->expected) ended = 1;
     while (s->fed < s->size && !s->complete && (ended || s->size - s->fed >= step)) {
         if (imago_control_cancelled(control)) return imago_webp_stream_fail(s, err, IMAGO_ERR_CANCELLED, "cancelled");
