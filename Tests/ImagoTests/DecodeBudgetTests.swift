@@ -176,17 +176,17 @@ final class DecodeBudgetTests: XCTestCase {
         let mib = 1 << 20
         // A 40 MP PNG (153 MiB of pixels) fetched as data (a 65 MiB body) under 192 MiB: was
         // admitted alone and OOM-killed; now refused with what it would really need.
-        let refusal = try XCTUnwrap(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 90 * mib))
+        let refusal = try XCTUnwrap(DecodeStage.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 90 * mib))
         guard case .exceedsMemoryLimit(let required, let limit) = refusal else { return XCTFail("\(refusal)") }
         XCTAssertEqual([required, limit], [(153 + 90 + 12) * mib, 192 * mib], "need, held, a sixteenth of the limit")
         // Streamed (no body kept) it fits; with nothing measured only the need counts.
-        XCTAssertNil(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 25 * mib))
-        XCTAssertNotNil(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 28 * mib))
-        XCTAssertNil(ImagePipeline.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: nil))
-        XCTAssertNotNil(ImagePipeline.memoryRefusal(193 * mib, limit: 192 * mib, heldBesidesPixels: nil))
-        XCTAssertNil(ImagePipeline.memoryRefusal(.max, limit: .max, heldBesidesPixels: .max), "saturates, never wraps")
+        XCTAssertNil(DecodeStage.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 25 * mib))
+        XCTAssertNotNil(DecodeStage.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: 28 * mib))
+        XCTAssertNil(DecodeStage.memoryRefusal(153 * mib, limit: 192 * mib, heldBesidesPixels: nil))
+        XCTAssertNotNil(DecodeStage.memoryRefusal(193 * mib, limit: 192 * mib, heldBesidesPixels: nil))
+        XCTAssertNil(DecodeStage.memoryRefusal(.max, limit: .max, heldBesidesPixels: .max), "saturates, never wraps")
         // The measurement itself: resident memory less pixel buffers, never negative.
-        let held = try XCTUnwrap(ImagePipeline.nonPixelResidentBytes())
+        let held = try XCTUnwrap(DecodeStage.nonPixelResidentBytes())
         XCTAssertGreaterThan(held, 0)
     }
 

@@ -26,7 +26,7 @@ extension ImagePipeline {
         PixelMemory.trim()
         if level == .critical {
             _ = imago_heap_trim()
-            decodeLimiter.holdAdmissions(until: .now + Self.criticalPressureHold)
+            decodeStage.limiter.holdAdmissions(until: .now + Self.criticalPressureHold)
         }
     }
 

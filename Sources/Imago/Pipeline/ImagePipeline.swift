@@ -1,12 +1,17 @@
 import Foundation
 import Synchronization
 
-/// Loads images: memory cache (synchronous) → disk cache → fetch → decode → store.
+/// Loads images. The flow, stated once in `load` below:
 ///
-/// Identical requests are coalesced at two stages: decodes by request key (source + decode
-/// options) and fetches by source, so N views of one URL in two sizes make one request and two
-/// decodes. Shared work is cancelled only when all its subscribers have left, and it runs at
-/// the highest priority among them. Stages are bounded by their own concurrency limits.
+///     source → memory cache → disk stage → fetch stage → decode stage → memory cache → phase
+///
+/// Identical requests are coalesced at two places: decodes by request key (source + decode
+/// options, `decodes`) and stored fetches by source (`fetches`), so N views of one URL in two
+/// sizes make one request and two decodes. Shared work is cancelled only when all its
+/// subscribers have left, and it runs at the highest priority among them. Each stage is a type
+/// of its own with its own limits: `DiskStage` (what the HTTP cache policy makes of the disk
+/// cache), `FetchStage` (the one attempt / back-off / resume / 304 loop, whatever the strategy),
+/// `DecodeStage` (the one admission by slots and memory). The pipeline wires them.
 public final class ImagePipeline: Sendable {
     public let configuration: Configuration
     /// What the pipeline has done so far (fetches, decodes, cache hits).
@@ -14,8 +19,9 @@ public final class ImagePipeline: Sendable {
 
     let decodes = TaskPool<ImageRequestKey, ImageResponse>()
     let fetches = TaskPool<String, Payload>()
-    let networkLimiter: StageLimiter
-    let decodeLimiter: StageLimiter
+    let diskStage: DiskStage
+    let fetchStage: FetchStage
+    let decodeStage: DecodeStage
     let prefetcher = Prefetcher()
     /// The pipeline's subscription to its pressure monitor (nil when it does not
     /// respond to pressure); it ends with the pipeline.
@@ -23,10 +29,10 @@ public final class ImagePipeline: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        networkLimiter = StageLimiter(limit: configuration.maxConcurrentFetches)
-        decodeLimiter = StageLimiter(limit: configuration.maxConcurrentDecodes,
-                                     byteBudget: configuration.decodeMemoryBudget,
-                                     headroom: configuration.budgetsDecodeMemory ? Self.livePixelHeadroom : nil)
+        let diagnostics = PipelineDiagnostics(counters: counters, eventHandler: configuration.eventHandler)
+        diskStage = DiskStage(cache: configuration.diskCache, policy: configuration.httpCachePolicy, diagnostics: diagnostics)
+        fetchStage = FetchStage(configuration: configuration, disk: diskStage, diagnostics: diagnostics)
+        decodeStage = DecodeStage(configuration: configuration, diagnostics: diagnostics)
         if configuration.respondsToMemoryPressure {
             let observation = configuration.memoryPressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
             pressureObservation.withLock { $0 = observation }
@@ -45,99 +51,113 @@ public final class ImagePipeline: Sendable {
     let reusableTasks = Mutex<[ImageRequestKey: ImageTask]>([:])
     #endif
 
-    /// The memory cache's image for `request`, synchronously, or nil (CACHE-1 relies on this).
-    public func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard request.cachePolicy.readsMemory, let cache = configuration.memoryCache,
-              let image = cache.value(forKey: request.key)
-        else { return nil }
-        counters.record { $0.memoryHits += 1 }
+    typealias Outcome = Result<ImageResponse, ImageLoadingError>
+
+    /// The work for one request key, after a memory miss (`response(for:…)`): the source's
+    /// bytes (disk, network, a file, the caller's) decoded, then kept in the memory cache.
+    func load(_ request: ImageRequest, shared: SharedWork) async -> Outcome {
+        let outcome: Outcome
+        switch request.source {
+        case .url(let url):
+            switch URLSourceKind(url) {
+            case .remote(let fetchable): outcome = await loadRemote(fetchable, request, shared)
+            case .localFile: outcome = await decodeStage.decode(.file(url), request, shared, origin: .local)
+            case .unfetchable(let error): outcome = .failure(.fetch(error))   // no request, no retry
+            }
+        case .file(let url):
+            outcome = await decodeStage.decode(.file(url), request, shared, origin: .local)
+        case .data(let data, _):
+            outcome = await decodeStage.decode(.data(data), request, shared, origin: .local)
+        case .pixels(let pixels, _):
+            outcome = DecodeStage.fit(pixels, request.options).map { ImageResponse(image: $0, origin: .local) }
+        case .custom(let provider):
+            outcome = await loadCustom(provider, request, shared)
+        }
+        if case .success(let response) = outcome { storeInMemory(response, for: request) }
+        return outcome
+    }
+
+    /// A remote image: a fresh disk entry decoded, else fetched (revalidating a stale entry)
+    /// and decoded.
+    private func loadRemote(_ url: URL, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
+        let sourceKey = request.source.identity
         #if IMAGO_MUTANTS
-        if Mutation.on(.cacheHitKeepsFirstOrigin) { return ImageResponse(image: image, origin: .network) }
+        if let failed = failedURLs.withLock({ $0[url] }), Mutation.on(.errRemembersFailedURLs) { return .failure(failed) }
+        let readsDisk = request.cachePolicy.readsDisk && !Mutation.on(.cacheSkipsDiskLookup)
+        #else
+        let readsDisk = request.cachePolicy.readsDisk
         #endif
-        return ImageResponse(image: image, origin: .memory)
-    }
-
-    /// Loads `request`. Cancelling the calling task leaves the shared work (which stops when
-    /// nobody else wants it) and throws `.cancelled` at once.
-    /// `preview` (default nil) receives the previews of a streaming load when the pipeline
-    /// makes them (`Configuration.previews`), in order of increasing detail, before the result.
-    public func response(for request: ImageRequest,
-                         progress: (@Sendable (FetchProgress) -> Void)? = nil,
-                         preview: (@Sendable (ImagePreview) -> Void)? = nil) async throws(ImageLoadingError) -> ImageResponse {
-        let priority = request.priority
-        return try await response(for: request, priority: { priority }, progress: progress, preview: preview).get()
-    }
-
-    /// Starts loading `request` and returns a handle to cancel it, re-prioritise it, or await it.
-    /// A memory hit is ready at once.
-    public func imageTask(for request: ImageRequest,
-                          progress: (@Sendable (FetchProgress) -> Void)? = nil,
-                          preview: (@Sendable (ImagePreview) -> Void)? = nil) -> ImageTask {
+        var lookup = readsDisk ? diskStage.lookup(sourceKey) : DiskLookup()
+        if let fresh = lookup.fresh {
+            lookup.fresh = nil
+            switch await decodeStage.decode(.file(fresh.url), request, shared, origin: .disk) {
+            case .success(let response):
+                diskStage.servedFresh(sourceKey)
+                return .success(response.reporting(.fresh))
+            case .failure(let error) where error.isCancellation: return .failure(.cancelled)
+            case .failure(.decoding(.unreadable)): break   // replaced by another writer meanwhile: a miss
+            #if IMAGO_MUTANTS
+            case .failure(let error) where Mutation.on(.cacheCorruptEntryFails): return .failure(error)
+            #endif
+            case .failure:   // a corrupt entry is a miss (CACHE-4)
+                diskStage.remove(sourceKey)
+                lookup.hadEntry = false
+            }
+        }
+        let outcome = await fetchAndDecode(url, request, shared, lookup: lookup)
+        if case .failure(.decoding(let error)) = outcome, error != .cancelled, diskStage.entry(forKey: sourceKey) == nil,
+           let unconditional = lookup.askingUnconditionally() {
+            // The server confirmed (304) bytes that then failed to decode and were removed.
+            return await fetchAndDecode(url, request, shared, lookup: unconditional)
+        }
         #if IMAGO_MUTANTS
-        if Mutation.on(.shareReusesCancelledTask) { return reusedTask(for: request, progress: progress) }
+        if case .failure(let error) = outcome, !error.isCancellation { failedURLs.withLock { $0[url] = error } }
         #endif
-        let task = ImageTask(request: request)
-        task.start { priority in await self.response(for: request, priority: priority, progress: progress, preview: preview) }
-        return task
+        return outcome
     }
 
-    func response(for request: ImageRequest, priority: @escaping @Sendable () -> ImageRequestPriority,
-                  progress: (@Sendable (FetchProgress) -> Void)?,
-                  preview: (@Sendable (ImagePreview) -> Void)? = nil) async -> Result<ImageResponse, ImageLoadingError> {
-        if let hit = cachedResponse(for: request) { return .success(hit) }
-        emit(.queued, request.key.description)
-        return await decodes.value(for: request.key, priority: priority, onProgress: progress, onPreview: preview) { shared in
-            await self.load(request, shared: shared)
+    /// Fetches and decodes: a stored body is fetched once per source (coalesced with other
+    /// loads of the source) and decoded per request; a streamed body is decoded as it arrives,
+    /// in this request key's work.
+    private func fetchAndDecode(_ url: URL, _ request: ImageRequest, _ shared: SharedWork, lookup: DiskLookup) async -> Outcome {
+        let (fetchStage, decodeStage, diskStage) = (self.fetchStage, self.decodeStage, self.diskStage)
+        switch request.fetchStrategy ?? configuration.fetchStrategy {
+        case .streaming:
+            let body = StreamedBody(request: request, shared: shared, decodeStage: decodeStage, disk: diskStage)
+            return await fetchStage.fetch(url, request, lookup: lookup, shared: shared, into: body)
+        case let strategy:
+            let fetched = await fetches.value(for: request.source.identity, priority: { shared.priority },
+                                              onProgress: { shared.report($0) }) { fetchShared in
+                let body = StoredBody(strategy, url: url, request: request, stage: fetchStage)
+                return await fetchStage.fetch(url, request, lookup: lookup, shared: fetchShared, into: body)
+            }
+            switch fetched {
+            case .success(let payload): return await decodeStage.decode(payload, request, shared, disk: diskStage)
+            case .failure(let error): return .failure(error)
+            }
         }
     }
 
-    /// Loads waiting for a network slot (`Configuration.maxConcurrentFetches`), for diagnostics
-    /// and tests of priority order.
-    public var queuedFetchCount: Int { networkLimiter.waitingCount }
-
-    /// Decodes wait while the process's pixel memory (live and pooled) plus their own need
-    /// would pass `MemoryBudgets.livePixelCeiling` of the current limit (re-read on pressure
-    /// events).
-    static let livePixelHeadroom = StageLimiter.PixelHeadroom(
-        allows: { bytes in pixelBytesOverCeiling(adding: bytes) <= 0 && cgroupHasRoom(for: bytes) },
-        maxWait: MemoryBudgets.livePixelWait)
-
-    /// Under a cgroup limit, also what the kernel counts: the cgroup's usage plus `bytes` must
-    /// stay within 9/10 of the limit. Pixels are not all the process holds (bodies in flight,
-    /// the heap): in the pressure bench the pixel ceiling alone still let one run in about
-    /// fifteen be OOM-killed at 256 MiB. Without a cgroup limit there is nothing to read.
-    static func cgroupHasRoom(for bytes: Int) -> Bool {
-        let limit = MemoryLimit.current
-        guard limit.source != .physicalMemory, let usage = limit.usageBytes() else { return true }
-        return usage + bytes <= limit.bytes / 10 * 9
-    }
-
-    /// How far the process's pixel memory (live and pooled) plus `bytes` would pass the live
-    /// pixel ceiling (0 or less: it fits).
-    static func pixelBytesOverCeiling(adding bytes: Int) -> Int {
-        PixelMemory.liveBytes + PixelMemory.retainedBytes + bytes - MemoryBudgets.current.livePixelCeiling
-    }
-
-    /// Bytes the decodes running now declared (at most `decodeMemoryBudget`, unless one image
-    /// alone is larger).
-    public var decodeBytesInFlight: Int { decodeLimiter.runningBytes }
-
-    /// Bytes the decodes waiting for the budget (or a decode slot) declared.
-    public var decodeBytesWaiting: Int { decodeLimiter.waitingBytes }
-
-    /// Starts loading `requests` at low priority so they are cached when needed.
-    public func startPrefetching(_ requests: [ImageRequest]) {
-        for original in requests {
-            var request = original
-            request.priority = .veryLow
-            let prefetch = request
-            prefetcher.start(prefetch.key) { _ = try? await self.response(for: prefetch) }
+    /// A `CustomImageSource`'s image: its encoded bytes decoded, or its pixels fitted.
+    private func loadCustom(_ provider: CustomImageSource, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
+        let provided: ProvidedImage
+        do {
+            provided = try await provider.load()
+        } catch {
+            return .failure(Task.isCancelled || error is CancellationError ? .cancelled : .provider("\(error)"))
+        }
+        if Task.isCancelled { return .failure(.cancelled) }
+        switch provided {
+        case .encoded(let data): return await decodeStage.decode(.data(data), request, shared, origin: .local)
+        case .pixels(let pixels): return DecodeStage.fit(pixels, request.options).map { ImageResponse(image: $0, origin: .local) }
         }
     }
 
-    /// Stops prefetches that have not finished (a view that needs the image keeps its own load).
-    public func stopPrefetching(_ requests: [ImageRequest]) {
-        for request in requests { prefetcher.stop(request.key) }
+    private func storeInMemory(_ response: ImageResponse, for request: ImageRequest) {
+        guard request.cachePolicy.writesMemory, let cache = configuration.memoryCache else { return }
+        if cache.insert(response.image, forKey: request.key, cost: response.pixels.byteCount) {
+            emit(.cacheStore, request.key.description)
+        }
     }
 
     func emit(_ kind: PipelineEvent.Kind, _ key: String) {

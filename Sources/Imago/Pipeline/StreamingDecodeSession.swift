@@ -3,8 +3,8 @@ import Synchronization
 
 /// One attempt of a streaming load: the consumer a `.streaming` fetch hands its body to. Each
 /// piece goes to the disk cache's temporary file (the tee, when the load may write the disk) and
-/// into the push decoder. At the header, the decode asks the pipeline's decode stage for its slot
-/// and bytes, exactly as a decode of a stored body does, and the transfer waits meanwhile (the
+/// into the push decoder. At the header, the decode asks the decode stage for its slot and bytes
+/// (`DecodeStage.admit`), exactly as a decode of a stored body does, and the transfer waits meanwhile (the
 /// transport asks for the next piece only when this one is taken). Previews go to the shared
 /// work's subscribers, at most one per `PreviewPolicy.minimumInterval`.
 ///
@@ -12,7 +12,7 @@ import Synchronization
 /// the pipeline reads the outcome only after the fetch returned; `cancel` touches only the
 /// decoder's cancellation flag (atomic).
 final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
-    private let pipeline: ImagePipeline
+    private let stage: DecodeStage
     private let request: ImageRequest
     private let shared: SharedWork
     private let decoder: StreamingDecoder
@@ -20,11 +20,10 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     /// Where the body's copy goes, until its file is opened at the first piece (nil: none kept).
     private var teeDirectory: URL?
     private var tee: DownloadFile?
-    private var ticket: StageTicket?
+    private var admission: DecodeAdmission?
     private var received = 0
     /// When the last preview was published, and how long it took to render.
     private var lastPreview: (end: ContinuousClock.Instant, cost: Duration)?
-    private var decodeStarted = false
     /// Why the decode stopped the transfer (nil while it goes on).
     private(set) var failure: ImageLoadingError?
     #if IMAGO_MUTANTS
@@ -33,12 +32,12 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     #endif
 
     /// `teeDirectory`: where the body's copy for the disk cache goes (nil: no copy is kept).
-    init(pipeline: ImagePipeline, request: ImageRequest, shared: SharedWork, teeDirectory: URL?) {
-        self.pipeline = pipeline
+    init(stage: DecodeStage, request: ImageRequest, shared: SharedWork, teeDirectory: URL?) {
+        self.stage = stage
         self.request = request
         self.shared = shared
         self.decoder = StreamingDecoder(options: request.options)
-        self.previews = pipeline.configuration.previews
+        self.previews = stage.previews
         self.teeDirectory = teeDirectory
     }
 
@@ -53,8 +52,7 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
             // Opened at the first byte of an accepted body (a 404 makes no file); a file that
             // cannot be made leaves the load uncached.
             teeDirectory = nil
-            let target = FetchRequest(url: URL(fileURLWithPath: "/"), temporaryDirectory: directory)
-            tee = try? DownloadFile(target, head: FetchResponseHead(statusCode: 200))
+            tee = try? DownloadFile(temporaryIn: directory)
         }
         if let file = tee {
             do throws(FetchError) { try file.write(piece) } catch { file.abandon(); tee = nil }   // the load goes on uncached
@@ -100,34 +98,14 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         return try? file.finish()
     }
 
-    /// The decode slot and bytes, like a decode of a stored body: refused past the memory
-    /// limit, room made in the caches, then admitted in priority order.
+    /// The decode slot and bytes, admitted by the decode stage as for a stored body.
     private func beginDecode() async throws(FetchError) {
         guard let estimate = decoder.estimate else { return }
-        let bytes = estimate.totalBytes
-        if let refusal = pipeline.memoryRefusal(bytes) {
-            pipeline.counters.record { $0.decodesRefusedForMemory += 1 }
-            throw refuse(refusal)
-        }
-        pipeline.makeRoom(for: bytes)
         let shared = self.shared
-        guard let ticket = await pipeline.decodeLimiter.admit(priority: { shared.priority }, bytes: bytes, onWaitForBytes: { [pipeline] in
-            pipeline.counters.record { $0.decodesWaitedForMemory += 1 }
-        }) else {
-            throw .cancelled
+        switch await stage.admit(bytes: estimate.totalBytes, key: request.key.description, priority: { shared.priority }) {
+        case .success(let admitted): admission = admitted
+        case .failure(let refusal): throw refuse(refusal)   // `.cancelled` stays a cancellation
         }
-        if let refusal = pipeline.aloneRefusal(bytes) {
-            ticket.release()
-            pipeline.counters.record { $0.decodesRefusedForMemory += 1 }
-            throw refuse(refusal)
-        }
-        self.ticket = ticket
-        pipeline.counters.record {
-            $0.decodes += 1
-            $0.decodeBytesAdmitted += bytes
-        }
-        decodeStarted = true
-        pipeline.emit(.decodeStart, request.key.description)
         do throws(DecodeError) {
             try decoder.start(previews: previews != nil)
         } catch {
@@ -163,12 +141,8 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
 
     /// Gives back the decode slot (once).
     private func endDecode() {
-        if decodeStarted {
-            decodeStarted = false
-            pipeline.emit(.decodeEnd, request.key.description)
-        }
-        ticket?.release()
-        ticket = nil
+        admission?.end()
+        admission = nil
     }
 
     /// Ends the attempt: the decode slot given back, the decoder's memory freed and the copy

@@ -20,18 +20,29 @@ final class DownloadFile: @unchecked Sendable {
     private let resumption: ResumableDownload?
 
     /// Opens the file for the body of `head` (a 2xx already accepted).
-    init(_ request: FetchRequest, head: FetchResponseHead) throws(FetchError) {
+    convenience init(_ request: FetchRequest, head: FetchResponseHead) throws(FetchError) {
         if let resumption = request.resumption {
-            (handle, offset, total) = try resumption.beginBody(head)
-            self.resumption = resumption
-            freshURL = nil
-            return
+            let (handle, offset, total) = try resumption.beginBody(head)
+            self.init(handle: handle, offset: offset, total: total, freshURL: nil, resumption: resumption)
+        } else {
+            try self.init(fresh: request.makeDownloadFileURL())
         }
-        let url = request.makeDownloadFileURL()
+    }
+
+    /// A fresh temporary in `directory` (a streamed body's copy for the disk cache).
+    convenience init(temporaryIn directory: URL) throws(FetchError) {
+        try self.init(fresh: directory.appendingPathComponent(FetchRequest.downloadFilePrefix + UUID().uuidString))
+    }
+
+    private convenience init(fresh url: URL) throws(FetchError) {
         guard FileManager.default.createFile(atPath: url.path, contents: nil),
               let handle = try? FileHandle(forWritingTo: url)
         else { throw .fileSystem("cannot create \(url.path)") }
-        (self.handle, offset, total, freshURL, resumption) = (handle, 0, nil, url, nil)
+        self.init(handle: handle, offset: 0, total: nil, freshURL: url, resumption: nil)
+    }
+
+    private init(handle: FileHandle?, offset: Int, total: Int?, freshURL: URL?, resumption: ResumableDownload?) {
+        (self.handle, self.offset, self.total, self.freshURL, self.resumption) = (handle, offset, total, freshURL, resumption)
     }
 
     deinit { abandon() }

@@ -1,20 +1,20 @@
 import Foundation
 
-extension ImagePipeline {
+extension DiskStage {
     /// Turns a completed fetch into the payload the decoder reads, applying the HTTP cache
     /// policy: a 304 serves (and refreshes) the revalidated entry; a 200 that declares an image
     /// is stored, replaces the entry, or is kept off the disk (`no-store` and the like, HTTP-1),
     /// in which case an older entry for the URL is removed too. Nil when a 304 confirmed no
-    /// entry the cache still holds (see `revalidatedPayload`): the caller fetches again,
-    /// unconditionally.
-    func payload(from exchange: Exchange, _ request: ImageRequest, lookup: DiskLookup) -> Result<Payload, ImageLoadingError>? {
-        let result = exchange.result
+    /// entry the cache still holds (`revalidatedPayload`): the fetch stage then asks again
+    /// (`DiskLookup.askingUnconditionally`). `writes`: the request may write the disk.
+    func payload(from exchange: Exchange, sourceKey: String, writes: Bool,
+                 lookup: DiskLookup) -> Result<Payload, ImageLoadingError>? {
         let storage: Payload.Storage
-        switch result.body {
-        case .notModified: return revalidatedPayload(exchange, request, lookup: lookup)
+        switch exchange.result.body {
+        case .notModified: return revalidatedPayload(exchange, sourceKey: sourceKey, lookup: lookup)
         case .data(let data): storage = .data(data)
         case .file(let url): storage = .file(url)
-        case .streamed: return .failure(.fetch(.bodyRefused("a streamed body has no payload")))   // streamAndDecode's
+        case .streamed: return .failure(.fetch(.bodyRefused("a streamed body has no payload")))   // StreamedBody's
         }
         // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
         // and not a GIF either.
@@ -30,11 +30,10 @@ extension ImagePipeline {
             #endif
             return .failure(.decoding(rejection))
         }
-        let sourceKey = request.source.identity
-        guard request.cachePolicy.writesDisk, let disk = configuration.diskCache else {
+        guard writes, let disk = cache else {
             return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true))
         }
-        let outcome = diskStore(storage, exchange, sourceKey: sourceKey, lookup: lookup, disk: disk)
+        let outcome = store(storage, exchange, sourceKey: sourceKey, lookup: lookup, in: disk)
         guard case .notStored = outcome else {
             if case .file = storage, let entry = disk.entry(forKey: sourceKey) {
                 #if IMAGO_MUTANTS
@@ -49,51 +48,6 @@ extension ImagePipeline {
                                     ownsFile: false, diskCache: outcome))
         }
         return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true, diskCache: outcome))
-    }
-
-    /// Stores a complete 200 in the disk cache as the HTTP cache policy allows (a file is moved
-    /// in), or keeps it off the disk, removing an older entry for the URL too: the server's
-    /// newest word on the URL says not to keep it, so an older copy must not serve later loads.
-    func diskStore(_ storage: Payload.Storage, _ exchange: Exchange, sourceKey: String, lookup: DiskLookup,
-                   disk: DiskCache) -> DiskCacheOutcome {
-        let result = exchange.result
-        let hadEntry = lookup.hadEntry ?? (disk.entry(forKey: sourceKey) != nil)
-        // A 206 is a whole image only when it completed a resumed download; one to a request
-        // without Range is a server's mistake and not kept.
-        let decision = result.head.statusCode == 206 && result.resumedFrom == 0 ? .refuse(.status)
-            : configuration.httpCachePolicy.storage(
-                for: result.head, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
-                requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
-        let outcome: DiskCacheOutcome
-        switch decision {
-        case .refuse(let reason):
-            outcome = .notStored(reason)
-        case .store(let metadata):
-            do {
-                let stored = switch storage {
-                case .data(let data): try disk.store(data, forKey: sourceKey, metadata: metadata)
-                case .file(let url): try disk.store(fileAt: url, forKey: sourceKey, metadata: metadata)
-                }
-                outcome = stored ? (hadEntry ? .replaced : .stored) : .notStored(.tooLarge)
-            } catch {
-                outcome = .notStored(.writeFailed)
-            }
-        }
-        guard case .notStored = outcome else {
-            counters.record { hadEntry ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
-            emit(.cacheStore, sourceKey)
-            return outcome
-        }
-        return keptOffDisk(outcome, sourceKey: sourceKey, hadEntry: hadEntry, disk: disk)
-    }
-
-    /// A response the disk cache does not keep (`outcome` is `.notStored`): an older entry for
-    /// the URL goes too, and the miss is counted and reported.
-    func keptOffDisk(_ outcome: DiskCacheOutcome, sourceKey: String, hadEntry: Bool, disk: DiskCache) -> DiskCacheOutcome {
-        if hadEntry { try? disk.removeEntry(forKey: sourceKey) }
-        counters.record { $0.diskNotStored += 1 }
-        emit(.notStored, sourceKey)
-        return outcome
     }
 
     /// Why the body's first bytes do not declare an image Imago decodes (nil when they do).
@@ -112,14 +66,12 @@ extension ImagePipeline {
     /// the entry is removed. Nil when the 304 confirms nothing the cache holds: it names another
     /// strong ETag (RFC 9111 §4.3.4), or the entry was evicted or replaced by another writer
     /// since the lookup.
-    private func revalidatedPayload(_ exchange: Exchange, _ request: ImageRequest,
+    private func revalidatedPayload(_ exchange: Exchange, sourceKey: String,
                                     lookup: DiskLookup) -> Result<Payload, ImageLoadingError>? {
-        let sourceKey = request.source.identity
-        guard let disk = configuration.diskCache, let stored = lookup.revalidating else {
+        guard let disk = cache, let stored = lookup.revalidating else {
             return .failure(.fetch(.httpStatus(304)))   // a 304 to a request that asked nothing
         }
         guard HTTPCachePolicy.confirms(exchange.result.head, stored) else { return nil }
-        let policy = configuration.httpCachePolicy
         let requestHeaders = HTTPCachePolicy.sentRequestHeaders
         let metadata = policy.refreshed(stored, with: exchange.result.head, requestHeaders: requestHeaders,
                                         requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
@@ -136,13 +88,13 @@ extension ImagePipeline {
                   entry.metadata.lastModified == stored.lastModified, let data = try? entry.data()
             else { return nil }
             try? disk.removeEntry(forKey: sourceKey)
-            counters.record { $0.diskNotStored += 1 }
-            emit(.notStored, sourceKey)
+            diagnostics.record { $0.diskNotStored += 1 }
+            diagnostics.emit(.notStored, sourceKey)
             payload = Payload(storage: .data(data), diskKey: nil, origin: .disk, ownsFile: false,
                               diskCache: .notStored(reason))
         }
-        counters.record { $0.diskHits += 1; $0.diskRevalidations += 1 }
-        emit(.revalidated, sourceKey)
+        diagnostics.record { $0.diskHits += 1; $0.diskRevalidations += 1 }
+        diagnostics.emit(.revalidated, sourceKey)
         return .success(payload)
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// What the disk cache held for a source before its fetch, and what the fetch asks the server
+/// because of it.
+struct DiskLookup: Sendable {
+    /// An entry fresh enough to serve without asking the server (nil: none, or not read).
+    var fresh: DiskCache.Entry?
+    /// The stale (or `no-cache`) entry's metadata, when the fetch revalidates it.
+    var revalidating: DiskCache.Metadata?
+    /// `If-None-Match` / `If-Modified-Since` for that revalidation (empty: a plain fetch).
+    var conditionalHeaders: [String: String] = [:]
+    /// Whether an entry for the source existed (nil: the request does not read the disk, or
+    /// what it found is no longer known; the store then looks again).
+    var hadEntry: Bool?
+
+    /// The one rule for a 304 that confirms nothing usable (it names another strong ETag, the
+    /// entry was evicted or replaced since the lookup, or the bytes it confirmed do not decode
+    /// and were removed): ask again, unconditionally, once. The lookup for that request, or nil
+    /// when this one already asked unconditionally (a plain request answered 304 is a failure).
+    func askingUnconditionally() -> DiskLookup? {
+        revalidating == nil ? nil : DiskLookup()
+    }
+}
+
+/// A completed transport fetch and when it ran, by the cache's clock (RFC 9111's request and
+/// response times, for the age of what is stored).
+struct Exchange: Sendable {
+    let result: FetchResult
+    let requestedAt: Date
+    let receivedAt: Date
+}

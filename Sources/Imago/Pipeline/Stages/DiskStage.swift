@@ -1,0 +1,111 @@
+import Foundation
+
+/// The disk stage: what the disk cache holds for a source and what the HTTP cache policy makes
+/// of it. It decides whether a stored entry serves a load as it is, is revalidated, or is
+/// fetched again (`lookup`); whether a complete response is stored, replaces an entry, or is
+/// kept off the disk (`store`, `keepOff`); and what a 304 refreshes (`payload(from:…)`). With no
+/// disk cache every decision is "nothing stored".
+struct DiskStage: Sendable {
+    /// `ImagePipeline.Configuration.diskCache` (nil: no disk cache).
+    let cache: DiskCache?
+    /// `ImagePipeline.Configuration.httpCachePolicy`.
+    let policy: HTTPCachePolicy
+    let diagnostics: PipelineDiagnostics
+
+    /// The clock HTTP freshness is judged by: the disk cache's (`DiskCache.Configuration.now`).
+    func now() -> Date {
+        cache?.configuration.now() ?? Date()
+    }
+
+    /// The cache's entry for `key` now (nil: none, or no disk cache).
+    func entry(forKey key: String) -> DiskCache.Entry? {
+        cache?.entry(forKey: key)
+    }
+
+    /// What the cache holds for `sourceKey` and what the policy says of it: a fresh entry to
+    /// serve, a stale one to revalidate (its conditional headers), or one to fetch again.
+    func lookup(_ sourceKey: String) -> DiskLookup {
+        var lookup = DiskLookup()
+        guard let cache else { return lookup }
+        let entry = cache.entry(forKey: sourceKey)
+        lookup.hadEntry = entry != nil
+        guard let entry else { return lookup }
+        switch policy.use(entry.metadata, storedAt: entry.storedAt, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
+                          now: cache.configuration.now()) {
+        case .fresh:
+            lookup.fresh = entry
+        case .revalidate(let conditional):
+            lookup.revalidating = entry.metadata   // a 304 serves these bytes
+            lookup.conditionalHeaders = conditional
+        case .refetch:
+            break
+        }
+        return lookup
+    }
+
+    /// A fresh entry served the load without a request.
+    func servedFresh(_ sourceKey: String) {
+        diagnostics.record { $0.diskHits += 1; $0.diskFreshHits += 1 }
+        diagnostics.emit(.diskFresh, sourceKey)
+    }
+
+    /// Removes the entry for `key`: its bytes do not decode, or the server's newest word on the
+    /// URL is not an image (CACHE-4, DISK-3). Nothing to do without a disk cache.
+    func remove(_ key: String) {
+        try? cache?.removeEntry(forKey: key)
+    }
+
+    /// A body the streaming decoder refused is the server's newest word on the URL and not an
+    /// image: an older entry must not serve later loads either (the other strategies store, fail
+    /// to decode and remove; CACHE-4, DISK-3). `writes`: the load may change the disk.
+    func refused(_ failure: ImageLoadingError, sourceKey: String, writes: Bool) -> ImageLoadingError {
+        if writes, case .decoding(let error) = failure, error != .cancelled, entry(forKey: sourceKey) != nil {
+            remove(sourceKey)
+        }
+        return failure
+    }
+
+    /// Stores a complete 200 in the disk cache as the HTTP cache policy allows (a file is moved
+    /// in), or keeps it off the disk, removing an older entry for the URL too: the server's
+    /// newest word on the URL says not to keep it, so an older copy must not serve later loads.
+    func store(_ storage: Payload.Storage, _ exchange: Exchange, sourceKey: String, lookup: DiskLookup,
+               in disk: DiskCache) -> DiskCacheOutcome {
+        let result = exchange.result
+        let hadEntry = lookup.hadEntry ?? (disk.entry(forKey: sourceKey) != nil)
+        // A 206 is a whole image only when it completed a resumed download; one to a request
+        // without Range is a server's mistake and not kept.
+        let decision = result.head.statusCode == 206 && result.resumedFrom == 0 ? .refuse(.status)
+            : policy.storage(for: result.head, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
+                             requestedAt: exchange.requestedAt, receivedAt: exchange.receivedAt)
+        let outcome: DiskCacheOutcome
+        switch decision {
+        case .refuse(let reason):
+            outcome = .notStored(reason)
+        case .store(let metadata):
+            do {
+                let stored = switch storage {
+                case .data(let data): try disk.store(data, forKey: sourceKey, metadata: metadata)
+                case .file(let url): try disk.store(fileAt: url, forKey: sourceKey, metadata: metadata)
+                }
+                outcome = stored ? (hadEntry ? .replaced : .stored) : .notStored(.tooLarge)
+            } catch {
+                outcome = .notStored(.writeFailed)
+            }
+        }
+        guard case .notStored = outcome else {
+            diagnostics.record { hadEntry ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
+            diagnostics.emit(.cacheStore, sourceKey)
+            return outcome
+        }
+        return keepOff(outcome, sourceKey: sourceKey, hadEntry: hadEntry, in: disk)
+    }
+
+    /// A response the disk cache does not keep (`outcome` is `.notStored`): an older entry for
+    /// the URL goes too, and the miss is counted and reported.
+    func keepOff(_ outcome: DiskCacheOutcome, sourceKey: String, hadEntry: Bool, in disk: DiskCache) -> DiskCacheOutcome {
+        if hadEntry { try? disk.removeEntry(forKey: sourceKey) }
+        diagnostics.record { $0.diskNotStored += 1 }
+        diagnostics.emit(.notStored, sourceKey)
+        return outcome
+    }
+}

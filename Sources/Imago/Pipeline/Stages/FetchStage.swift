@@ -1,0 +1,131 @@
+import Foundation
+import Synchronization
+
+/// The fetch stage: the one loop every fetch strategy runs. Each attempt goes to the transport
+/// under the network limit (`Configuration.maxConcurrentFetches`) in the shared work's live
+/// priority order; a transient failure is retried after the retry policy's back-off on the
+/// configured clock; a 304 that confirms nothing usable is asked again unconditionally, once
+/// (`DiskLookup.askingUnconditionally`). What differs between strategies (a body kept in memory,
+/// downloaded to a resumable file, or decoded as it arrives) is the `FetchBody` passed in.
+struct FetchStage: Sendable {
+    let transport: any ImageTransport
+    let limiter: StageLimiter
+    let retryPolicy: RetryPolicy
+    /// Where back-offs wait (`Configuration.clock`).
+    let clock: any Clock<Duration>
+    let idleTimeout: Double
+    let maxResponseSize: Int
+    /// Where download-to-file temporaries go: the disk cache's directory when there is one, so
+    /// the finished file is renamed into the cache, else `Configuration.temporaryDirectory`.
+    let temporaryDirectory: URL
+    let disk: DiskStage
+    let diagnostics: PipelineDiagnostics
+
+    init(configuration: ImagePipeline.Configuration, disk: DiskStage, diagnostics: PipelineDiagnostics) {
+        transport = configuration.transport
+        limiter = StageLimiter(limit: configuration.maxConcurrentFetches)
+        retryPolicy = configuration.retryPolicy
+        clock = configuration.clock
+        idleTimeout = configuration.idleTimeout
+        maxResponseSize = configuration.maxResponseSize
+        temporaryDirectory = configuration.diskCache?.directory ?? configuration.temporaryDirectory
+        self.disk = disk
+        self.diagnostics = diagnostics
+    }
+
+    /// Fetches `url` for `request` until `body` has its output, the failure is final, or the
+    /// caller is cancelled. `lookup` is what the disk cache held for the source.
+    func fetch<Body: FetchBody>(_ url: URL, _ request: ImageRequest, lookup: DiskLookup, shared: SharedWork,
+                                into body: Body) async -> Result<Body.Output, ImageLoadingError> {
+        let sourceKey = request.source.identity
+        var lookup = lookup
+        var retries = 0, restarts = 0
+        defer { body.close() }
+        while true {
+            var attempt = FetchRequest(url: url, headers: lookup.conditionalHeaders, strategy: body.strategy,
+                                       idleTimeout: idleTimeout, maxResponseSize: maxResponseSize,
+                                       temporaryDirectory: temporaryDirectory)
+            body.prepare(&attempt)
+            let prepared = attempt
+            let stopBody = body.stopper
+            let outcome = await limiter.run(priority: { shared.priority }) {
+                await withTaskCancellationHandler {
+                    await transportFetch(prepared, sourceKey, shared)
+                } onCancel: {
+                    stopBody()
+                }
+            }
+            if let refusal = body.takeRefusal() { return .failure(refusal) }   // the body's consumer stopped the transfer
+            // The answer to a range request could not continue the partial (416, a 206 for
+            // other bytes): it is dropped; start over at once without Range, a bounded number
+            // of times (each needs a partial kept by an earlier failed attempt anyway).
+            if body.settle(after: outcome), restarts < 2 {
+                restarts += 1
+                continue
+            }
+            switch outcome {
+            case nil, .failure(.cancelled)?:
+                return .failure(.cancelled)
+            case .success(let exchange)?:
+                if let output = await body.finish(exchange, lookup: lookup) { return output }
+                guard let unconditional = lookup.askingUnconditionally() else { return .failure(.fetch(.httpStatus(304))) }
+                lookup = unconditional
+            case .failure(let error)?:
+                body.endAttempt()   // nothing held through the back-off
+                switch await backOff(after: error, retries: &retries, sourceKey) {
+                case .retry: continue
+                case .giveUp(let failure):
+                    body.giveUp(failure)
+                    return .failure(failure)
+                }
+            }
+        }
+    }
+
+    enum BackOff {
+        case retry
+        case giveUp(ImageLoadingError)
+    }
+
+    /// After a failed attempt: waits out the retry policy's back-off on the configured clock
+    /// when the error is worth retrying and retries remain (`.retry`), else the failure to end
+    /// with (`.cancelled` when cancelled during the wait: no more requests, RETRY-2).
+    private func backOff(after error: FetchError, retries: inout Int, _ sourceKey: String) async -> BackOff {
+        guard let wait = retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
+            return .giveUp(.fetch(error))
+        }
+        retries += 1
+        diagnostics.emit(.retry, sourceKey)
+        do {
+            #if IMAGO_MUTANTS
+            if Mutation.on(.retryBackOffOnWallClock) { try await Task.sleep(for: wait) } else {
+                try await clock.sleep(for: wait)
+            }
+            #else
+            try await clock.sleep(for: wait)
+            #endif
+            return .retry
+        } catch {
+            return .giveUp(.cancelled)
+        }
+    }
+
+    private func transportFetch(_ request: FetchRequest, _ key: String, _ shared: SharedWork) async -> Result<Exchange, FetchError> {
+        diagnostics.record { $0.fetches += 1 }
+        diagnostics.emit(.fetchStart, key)
+        let firstByte = Mutex(false)
+        let requestedAt = disk.now()
+        let diagnostics = self.diagnostics
+        do {
+            let result = try await transport.fetch(request) { progress in
+                if !firstByte.withLock({ seen in defer { seen = true }; return seen }) { diagnostics.emit(.firstByte, key) }
+                shared.report(progress)
+            }
+            diagnostics.emit(.fetchEnd, key)
+            return .success(Exchange(result: result, requestedAt: requestedAt, receivedAt: disk.now()))
+        } catch {
+            diagnostics.emit(.fetchEnd, key)
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The `.inMemory` and `.downloadToFile` strategies: the body is kept whole (in memory, or in a
+/// file) and becomes the `Payload` every decode of the source reads, stored in the disk cache
+/// first when the HTTP cache policy allows. A download to file keeps what a broken transfer
+/// received, for the retries (and, with a disk cache, later loads) to continue with Range /
+/// If-Range (`ResumableDownload`).
+final class StoredBody: FetchBody {
+    typealias Output = Payload
+    let strategy: FetchStrategy
+    private let stage: FetchStage
+    private let url: URL
+    private let sourceKey: String
+    /// The request may write the disk: its partial is kept for later loads, its body stored.
+    private let writes: Bool
+    private var resumption: ResumableDownload?
+
+    init(_ strategy: FetchStrategy, url: URL, request: ImageRequest, stage: FetchStage) {
+        self.strategy = strategy
+        self.stage = stage
+        self.url = url
+        sourceKey = request.source.identity
+        writes = request.cachePolicy.writesDisk
+        resumption = makeResumption()
+    }
+
+    func prepare(_ request: inout FetchRequest) {
+        if resumption?.isSpent == true {
+            resumption?.close()
+            resumption = makeResumption()
+        }
+        guard let resumption else { return }
+        request.resumption = resumption
+        request.headers.merge(resumption.rangeHeaders()) { _, range in range }
+    }
+
+    func settle(after outcome: Result<Exchange, FetchError>?) -> Bool {
+        resumption?.settle(after: outcome.map { $0.map(\.result) })
+        return resumption?.takeRestartRequest() == true
+    }
+
+    func finish(_ exchange: Exchange, lookup: DiskLookup) async -> Result<Payload, ImageLoadingError>? {
+        let resumedFrom = exchange.result.resumedFrom
+        if resumedFrom > 0 {
+            stage.diagnostics.record { $0.resumedDownloads += 1; $0.resumedBytes += resumedFrom }
+            stage.diagnostics.emit(.resumed, sourceKey)
+        }
+        return stage.disk.payload(from: exchange, sourceKey: sourceKey, writes: writes, lookup: lookup)
+    }
+
+    func giveUp(_ failure: ImageLoadingError) {
+        if failure == .cancelled { resumption?.settle(after: nil) }   // a cancel keeps nothing, a kept partial included
+    }
+
+    func close() {
+        resumption?.close()
+    }
+
+    /// The partial for this fetch: in the disk cache's directory under a name per source (kept
+    /// for later loads, bounded also by the cache's size limit), else a file for this fetch's
+    /// retries only (also when the request must not write the disk). Nil for in-memory fetches,
+    /// or when another fetch owns the source's partial.
+    private func makeResumption() -> ResumableDownload? {
+        guard strategy == .downloadToFile else { return nil }
+        if writes, let cache = stage.disk.cache {
+            return .persistent(in: cache.directory, sourceKey: sourceKey, url: url,
+                               limit: min(stage.maxResponseSize, cache.configuration.sizeLimit))
+        }
+        return .ephemeral(in: stage.temporaryDirectory, url: url, limit: stage.maxResponseSize)
+    }
+}
