@@ -132,7 +132,7 @@ final class DecodeBudgetTests: XCTestCase {
     func testADecodeWaitsForLivePixelsToBeFreed() async throws {
         let roomForPixels = Mutex(false)
         let limiter = StageLimiter(limit: 4, byteBudget: .max, headroom: .init(
-            allows: { _ in roomForPixels.withLock { $0 } }, maxWait: .seconds(60)))
+            allows: { _ in roomForPixels.withLock { $0 } }, maxWait: .seconds(60), pixels: .process))
         let waiting = Task { await limiter.run(priority: { .normal }, bytes: 10) { "decoded" } }
         try await waitFor { limiter.waitingCount == 1 }
         roomForPixels.withLock { $0 = true }
@@ -142,7 +142,7 @@ final class DecodeBudgetTests: XCTestCase {
     }
 
     func testPixelsTheAppKeepsDelayADecodeButNeverStopIt() async throws {
-        let limiter = StageLimiter(limit: 4, byteBudget: .max, headroom: .init(allows: { _ in false }, maxWait: .milliseconds(20)))
+        let limiter = StageLimiter(limit: 4, byteBudget: .max, headroom: .init(allows: { _ in false }, maxWait: .milliseconds(20), pixels: .process))
         let started = ContinuousClock.now
         let result = await limiter.run(priority: { .normal }, bytes: 10) { "decoded" }
         XCTAssertEqual(result, "decoded")
@@ -186,7 +186,7 @@ final class DecodeBudgetTests: XCTestCase {
         XCTAssertNotNil(DecodeStage.memoryRefusal(193 * mib, limit: 192 * mib, heldBesidesPixels: nil))
         XCTAssertNil(DecodeStage.memoryRefusal(.max, limit: .max, heldBesidesPixels: .max), "saturates, never wraps")
         // The measurement itself: resident memory less pixel buffers, never negative.
-        let held = try XCTUnwrap(DecodeStage.nonPixelResidentBytes())
+        let held = try XCTUnwrap(ImagePipeline().decodeStage.nonPixelResidentBytes())
         XCTAssertGreaterThan(held, 0)
     }
 

@@ -16,7 +16,7 @@ final class PipelinePressureTests: XCTestCase {
         let monitor = Self.quietMonitor()
         let pipeline = ImagePipeline(configuration: .init(
             memoryCache: MemoryCache(configuration: .init(costLimit: 48 << 20)),
-            respondsToMemoryPressure: respond, memoryPressureMonitor: monitor))
+            respondsToMemoryPressure: respond, memoryEnvironment: .process(pressureMonitor: monitor)))
         for index in 0..<4 {
             _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "pressure-\(index)")))
         }
@@ -78,7 +78,7 @@ final class PipelinePressureTests: XCTestCase {
         let monitor = Self.quietMonitor()
         weak var weakPipeline: ImagePipeline?
         do {
-            let pipeline = ImagePipeline(configuration: .init(memoryPressureMonitor: monitor))
+            let pipeline = ImagePipeline(configuration: .init(memoryEnvironment: .process(pressureMonitor: monitor)))
             weakPipeline = pipeline
             _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "observer-lifetime")))
         }

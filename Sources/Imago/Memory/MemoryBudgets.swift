@@ -13,7 +13,7 @@ import Foundation
 ///
 /// A limit smaller than what the process already uses still gives these figures (they only
 /// get smaller); a decode whose own need exceeds L (or, larger than the decode budget, does not
-/// fit beside what the process already holds: `ImagePipeline.memoryRefusal`) fails with `.exceedsMemoryLimit` instead of
+/// fit beside what the process already holds: `DecodeStage.memoryRefusal`) fails with `.exceedsMemoryLimit` instead of
 /// being admitted alone.
 public struct MemoryBudgets: Sendable, Equatable {
     /// The effective limit the budgets derive from.

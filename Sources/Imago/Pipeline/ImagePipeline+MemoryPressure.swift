@@ -10,7 +10,7 @@ extension ImagePipeline {
     /// Gives back memory the pipeline keeps for speed, not correctness.
     /// - `.warning`: trims the memory cache to half of what it holds now (least recently used
     ///   first; half of its cost limit would free nothing when that limit is larger than the
-    ///   process's memory) and returns pooled pixel memory (`PixelMemory.trim()`).
+    ///   process's memory) and returns pooled pixel memory (`MemoryEnvironment.pixels.trim`).
     /// - `.critical`: empties the memory cache, returns pooled pixel memory and freed malloc
     ///   heap, and holds new decode admissions for `criticalPressureHold` (decodes already
     ///   running finish; queued ones wait, in order, then go on).
@@ -23,7 +23,7 @@ extension ImagePipeline {
             cache.trim(toCost: level == .critical ? 0 : cache.totalCost / 2)
             counters.record { $0.cacheTrims += 1 }
         }
-        PixelMemory.trim()
+        configuration.memoryEnvironment.pixels.trim()
         if level == .critical {
             _ = imago_heap_trim()
             decodeStage.limiter.holdAdmissions(until: .now + Self.criticalPressureHold)

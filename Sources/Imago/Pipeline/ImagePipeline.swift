@@ -34,7 +34,7 @@ public final class ImagePipeline: Sendable {
         fetchStage = FetchStage(configuration: configuration, disk: diskStage, diagnostics: diagnostics)
         decodeStage = DecodeStage(configuration: configuration, diagnostics: diagnostics)
         if configuration.respondsToMemoryPressure {
-            let observation = configuration.memoryPressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
+            let observation = configuration.memoryEnvironment.pressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
             pressureObservation.withLock { $0 = observation }
         }
         #if IMAGO_MUTANTS

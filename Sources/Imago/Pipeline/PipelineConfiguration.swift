@@ -37,9 +37,11 @@ extension ImagePipeline {
         /// empties both, returns freed heap, and holds new decode admissions for
         /// `ImagePipeline.criticalPressureHold` while running decodes finish (default true).
         public var respondsToMemoryPressure: Bool
-        /// Where pressure events come from when `respondsToMemoryPressure` is set (default
-        /// `MemoryPressureMonitor.shared`, watching this process's cgroup).
-        public var memoryPressureMonitor: MemoryPressureMonitor
+        /// What every memory decision reads: the effective limit, the pixel memory alive and
+        /// pooled, the process's other resident memory, and where pressure events come from
+        /// when `respondsToMemoryPressure` is set (default `.process`: this process's cgroup,
+        /// `PixelMemory`, /proc/self/statm and `MemoryPressureMonitor.shared`).
+        public var memoryEnvironment: MemoryEnvironment
         /// Default: 2 retries, 250 ms doubling up to 4 s.
         public var retryPolicy: RetryPolicy
         /// Waits between retries run on this clock (default `ContinuousClock`; tests inject one).
@@ -67,7 +69,7 @@ extension ImagePipeline {
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
                     decodeMemoryBudget: Int = MemoryBudgets.current.decodeBudget,
                     respondsToMemoryPressure: Bool = true,
-                    memoryPressureMonitor: MemoryPressureMonitor = .shared,
+                    memoryEnvironment: MemoryEnvironment = .process,
                     retryPolicy: RetryPolicy = RetryPolicy(),
                     clock: any Clock<Duration> = ContinuousClock(),
                     idleTimeout: Double = 30,
@@ -83,7 +85,7 @@ extension ImagePipeline {
             self.maxConcurrentDecodes = maxConcurrentDecodes
             self.decodeMemoryBudget = decodeMemoryBudget
             self.respondsToMemoryPressure = respondsToMemoryPressure
-            self.memoryPressureMonitor = memoryPressureMonitor
+            self.memoryEnvironment = memoryEnvironment
             self.retryPolicy = retryPolicy
             self.clock = clock
             self.idleTimeout = idleTimeout
@@ -96,9 +98,5 @@ extension ImagePipeline {
         public static func defaultTransport() -> any ImageTransport {
             BuiltInTransport.platformDefault.make()
         }
-
-        /// Whether decodes are budgeted at all (`decodeMemoryBudget` is not `Int.max`): the byte
-        /// bound, the live-pixel wait and the refusal past the memory limit go together.
-        var budgetsDecodeMemory: Bool { decodeMemoryBudget != .max }
     }
 }

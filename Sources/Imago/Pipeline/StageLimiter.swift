@@ -49,6 +49,8 @@ final class StageLimiter: Sendable {
         /// How long a waiter blocked only by this waits while nothing of the stage runs before
         /// it starts anyway: pixels the app keeps must delay decoding, never stop it.
         let maxWait: Duration
+        /// Whose freed buffers wake a waiter blocked by this.
+        let pixels: PixelMemoryGauge
     }
 
     private enum Admission { case admit, wait, waitForPixels }
@@ -63,13 +65,11 @@ final class StageLimiter: Sendable {
         self.limit = max(1, limit)
         self.byteBudget = max(0, byteBudget)
         self.headroom = headroom
-        if headroom != nil {
-            PixelMemory.addFreeListener(self) { [weak self] in self?.rejudge() }
-        }
+        headroom?.pixels.addFreeListener?(self) { [weak self] in self?.rejudge() }
     }
 
     deinit {
-        if headroom != nil { PixelMemory.removeFreeListener(self) }
+        headroom?.pixels.removeFreeListener?(self)
     }
 
     private func admission(_ state: State, bytes: Int, queuedAt: ContinuousClock.Instant) -> Admission {

@@ -38,7 +38,7 @@ final class ImagoLoader: LoaderUnderTest {
             fetchStrategy: Self.fetchStrategy(strategy),
             maxConcurrentFetches: context.maxConcurrentFetches ?? 6,
             respondsToMemoryPressure: pressureMonitor != nil,
-            memoryPressureMonitor: pressureMonitor ?? .shared,
+            memoryEnvironment: .process(pressureMonitor: pressureMonitor ?? .shared),
             retryPolicy: RetryPolicy(maxRetries: context.maxRetries, initialDelay: context.retryDelay),
             clock: context.clock,
             temporaryDirectory: context.temporaryDirectory)

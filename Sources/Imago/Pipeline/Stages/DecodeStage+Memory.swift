@@ -1,37 +1,38 @@
-import CImagoCodecs
 import Foundation
 
 extension DecodeStage {
-    /// Decodes wait while the process's pixel memory (live and pooled) plus their own need
-    /// would pass `MemoryBudgets.livePixelCeiling` of the current limit (re-read on pressure
-    /// events).
-    static let livePixelHeadroom = StageLimiter.PixelHeadroom(
-        allows: { bytes in pixelBytesOverCeiling(adding: bytes) <= 0 && cgroupHasRoom(for: bytes) },
-        maxWait: MemoryBudgets.livePixelWait)
+    /// Decodes wait while the pixel memory (live and pooled) plus their own need would pass
+    /// `MemoryBudgets.livePixelCeiling` of the environment's limit now, or while a cgroup would
+    /// have no room for them (`cgroupHasRoom`).
+    static func livePixelHeadroom(_ memory: MemoryEnvironment) -> StageLimiter.PixelHeadroom {
+        StageLimiter.PixelHeadroom(
+            allows: { bytes in pixelBytesOverCeiling(adding: bytes, memory) <= 0 && cgroupHasRoom(for: bytes, memory) },
+            maxWait: MemoryBudgets.livePixelWait, pixels: memory.pixels)
+    }
 
     /// Under a cgroup limit, also what the kernel counts: the cgroup's usage plus `bytes` must
     /// stay within 9/10 of the limit. Pixels are not all the process holds (bodies in flight,
     /// the heap): in the pressure bench the pixel ceiling alone still let one run in about
     /// fifteen be OOM-killed at 256 MiB. Without a cgroup limit there is nothing to read.
-    static func cgroupHasRoom(for bytes: Int) -> Bool {
-        let limit = MemoryLimit.current
+    static func cgroupHasRoom(for bytes: Int, _ memory: MemoryEnvironment) -> Bool {
+        let limit = memory.limit()
         guard limit.source != .physicalMemory, let usage = limit.usageBytes() else { return true }
         return usage + bytes <= limit.bytes / 10 * 9
     }
 
-    /// How far the process's pixel memory (live and pooled) plus `bytes` would pass the live
-    /// pixel ceiling (0 or less: it fits).
-    static func pixelBytesOverCeiling(adding bytes: Int) -> Int {
-        PixelMemory.liveBytes + PixelMemory.retainedBytes + bytes - MemoryBudgets.current.livePixelCeiling
+    /// How far the pixel memory (live and pooled) plus `bytes` would pass the live pixel
+    /// ceiling (0 or less: it fits).
+    static func pixelBytesOverCeiling(adding bytes: Int, _ memory: MemoryEnvironment) -> Int {
+        memory.pixels.heldBytes + bytes - memory.budgets.livePixelCeiling
     }
 
     /// Pooled pages and cached images are kept for speed: a decode that would pass the live
     /// pixel ceiling gets their room first (the pool, then the memory cache's least recently
     /// used entries, as far as needed), instead of waiting on memory only this pipeline holds.
     func makeRoom(for bytes: Int) {
-        guard budgetsMemory, Self.pixelBytesOverCeiling(adding: bytes) > 0 else { return }
-        PixelMemory.trim()
-        let excess = Self.pixelBytesOverCeiling(adding: bytes)
+        guard budgetsMemory, Self.pixelBytesOverCeiling(adding: bytes, memory) > 0 else { return }
+        memory.pixels.trim()
+        let excess = Self.pixelBytesOverCeiling(adding: bytes, memory)
         if excess > 0, let cache = memoryCache, cache.totalCost > 0 {
             cache.trim(toCost: max(0, cache.totalCost - excess))
             diagnostics.record { $0.cacheTrims += 1 }
@@ -42,7 +43,7 @@ extension DecodeStage {
     /// effective memory limit (read now: it may have changed); nil when the budget is off.
     func memoryRefusal(_ bytes: Int) -> DecodeError? {
         guard budgetsMemory else { return nil }
-        return Self.memoryRefusal(bytes, limit: MemoryBudgets.current.limitBytes, heldBesidesPixels: nil)
+        return Self.memoryRefusal(bytes, limit: memory.budgets.limitBytes, heldBesidesPixels: nil)
     }
 
     /// Once admitted, a decode larger than the decode budget runs alone, and is also weighed
@@ -52,9 +53,9 @@ extension DecodeStage {
     /// gets OOM-killed (a 40 MP PNG fetched as data under 192 MiB). Nil when it fits, is not
     /// that large, or the budget is off.
     func aloneRefusal(_ bytes: Int) -> DecodeError? {
-        let budgets = MemoryBudgets.current
+        let budgets = memory.budgets
         guard budgetsMemory, bytes > budgets.decodeBudget, bytes <= budgets.limitBytes,
-              let held = Self.nonPixelResidentBytes() else { return nil }
+              let held = nonPixelResidentBytes() else { return nil }
         return Self.memoryRefusal(bytes, limit: budgets.limitBytes, heldBesidesPixels: held)
     }
 
@@ -69,10 +70,9 @@ extension DecodeStage {
     }
 
     /// Anonymous resident memory less the live and pooled pixel buffers (which caches give back
-    /// and apps release), after returning the heap glibc keeps freed; nil where /proc is missing.
-    static func nonPixelResidentBytes() -> Int? {
-        _ = imago_heap_trim()
-        guard let resident = ResidentMemory.anonymousBytes(root: "/") else { return nil }
-        return max(0, resident - PixelMemory.liveBytes - PixelMemory.retainedBytes)
+    /// and apps release); nil where it cannot be read.
+    func nonPixelResidentBytes() -> Int? {
+        guard let resident = memory.anonymousResidentBytes() else { return nil }
+        return max(0, resident - memory.pixels.heldBytes)
     }
 }

@@ -1,4 +1,3 @@
-import CImagoCodecs
 import Foundation
 import Synchronization
 
@@ -14,14 +13,17 @@ struct DecodeStage: Sendable {
     let budgetsMemory: Bool
     /// The memory cache a decode that needs room may trim (nil: none).
     let memoryCache: MemoryCache<ImageRequestKey, DecodedImage>?
+    /// What the memory decisions read (`Configuration.memoryEnvironment`).
+    let memory: MemoryEnvironment
     /// `ImagePipeline.Configuration.previews`, for streaming decodes.
     let previews: PreviewPolicy?
     let diagnostics: PipelineDiagnostics
 
     init(configuration: ImagePipeline.Configuration, diagnostics: PipelineDiagnostics) {
         budgetsMemory = configuration.decodeMemoryBudget != .max
+        memory = configuration.memoryEnvironment
         limiter = StageLimiter(limit: configuration.maxConcurrentDecodes, byteBudget: configuration.decodeMemoryBudget,
-                               headroom: budgetsMemory ? Self.livePixelHeadroom : nil)
+                               headroom: budgetsMemory ? Self.livePixelHeadroom(configuration.memoryEnvironment) : nil)
         memoryCache = configuration.memoryCache
         previews = configuration.previews
         self.diagnostics = diagnostics
