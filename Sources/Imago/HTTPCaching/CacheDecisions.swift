@@ -21,9 +21,6 @@ extension HTTPCachePolicy {
     /// The decision for `metadata`'s entry (stored at `storedAt`) and a request sending
     /// `requestHeaders` (lowercased names), at `now` by the cache's clock.
     func use(_ metadata: DiskCache.Metadata, storedAt: Date, requestHeaders: [String: String], now: Date) -> Use {
-        #if IMAGO_MUTANTS
-        if Mutation.on(.httpStaleServedFresh) { return .fresh }
-        #endif
         let headers = metadata.responseHeaders
         let varied = Self.varyNames(headers["vary"])
         if varied.contains("*") { return .refetch }

@@ -38,7 +38,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case memInsertSkipsEviction = "mem-insert-skips-eviction"
     case memEvictsBeforeRefusing = "mem-evicts-before-refusing"
     case memTrimsNewestFirst = "mem-trims-newest-first"
-    case memPressureOnlyCounted = "mem-pressure-only-counted"
+    case memPressureIgnored = "mem-pressure-ignored"
     case memPipelinesRegistered = "mem-pipelines-registered"
     case diskSweepKeepsTemporaries = "disk-sweep-keeps-temporaries"
     case diskPartialLockIgnored = "disk-partial-lock-ignored"

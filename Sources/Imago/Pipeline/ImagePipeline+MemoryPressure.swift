@@ -34,9 +34,6 @@ extension ImagePipeline {
     func respond(to event: MemoryPressureEvent) {
         guard event.level != .normal else { return }
         counters.record { $0.memoryPressureEvents += 1 }
-        #if IMAGO_MUTANTS
-        if Mutation.on(.memPressureOnlyCounted) { return }
-        #endif
         trimMemory(event.level)
     }
 }

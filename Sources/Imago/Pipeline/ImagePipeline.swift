@@ -37,14 +37,9 @@ public final class ImagePipeline: Sendable {
             let observation = configuration.memoryEnvironment.pressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
             pressureObservation.withLock { $0 = observation }
         }
-        #if IMAGO_MUTANTS
-        if Mutation.on(.memPipelinesRegistered) { Self.registered.withLock { $0.append(self) } }
-        #endif
     }
 
     #if IMAGO_MUTANTS
-    /// `Mutant.memPipelinesRegistered`'s process-wide list.
-    static let registered = Mutex<[ImagePipeline]>([])
     /// `Mutant.errRemembersFailedURLs`'s failed-URL list.
     let failedURLs = Mutex<[URL: ImageLoadingError]>([:])
     /// `Mutant.shareReusesCancelledTask`'s tasks by key.

@@ -49,7 +49,13 @@ final class ImagoLoader: LoaderUnderTest {
             if let interval = context.previewInterval { previews.minimumInterval = interval }
             configuration.previews = previews
         }
+        #if IMAGO_MUTANTS
+        MutantParts.configure(&configuration, for: Mutation.current)
         pipeline = ImagePipeline(configuration: configuration)
+        MutantParts.adopt(pipeline, for: Mutation.current)
+        #else
+        pipeline = ImagePipeline(configuration: configuration)
+        #endif
     }
 
     static func fetchStrategy(_ strategy: LoaderContext.FetchStrategy) -> FetchStrategy {

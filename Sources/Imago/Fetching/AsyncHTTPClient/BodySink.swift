@@ -19,10 +19,6 @@ final class BodySink {
 
     private var destination: Destination
     private let limit: Int
-    #if IMAGO_MUTANTS
-    /// `Mutant.fetchFileAlsoBuffersBody`'s copy of the body.
-    private var alsoInMemory = Data()
-    #endif
     /// Bytes of the body kept so far, those of a continued partial included.
     private(set) var stored = 0
     /// Bytes a continued partial already held (0 unless resumed).
@@ -68,11 +64,6 @@ final class BodySink {
             chunk.withUnsafeReadableBytes { data.append($0.assumingMemoryBound(to: UInt8.self)) }
             destination = .memory(data)
         case .file(let file):
-            #if IMAGO_MUTANTS
-            if Mutation.on(.fetchFileAlsoBuffersBody) {
-                chunk.withUnsafeReadableBytes { alsoInMemory.append($0.assumingMemoryBound(to: UInt8.self)) }
-            }
-            #endif
             var failure: FetchError?
             chunk.withUnsafeReadableBytes { bytes in
                 do throws(FetchError) { try file.write(bytes) } catch { failure = error }

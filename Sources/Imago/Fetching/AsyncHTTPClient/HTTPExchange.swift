@@ -71,18 +71,11 @@ struct HTTPExchange: Sendable {
                 watchdog.activity.beginLocalWork()
                 defer { watchdog.activity.endLocalWork() }
                 try await store(chunk, decoder, sink)
-                #if IMAGO_MUTANTS
-                let reported = Mutation.on(.progressCountsChunksTwice) ? 2 * received - offset : received
-                progress(FetchProgress(received: reported, expected: expected))
-                #else
                 progress(FetchProgress(received: received, expected: expected))
-                #endif
             }
             #if IMAGO_MUTANTS
             let judged = Mutation.on(.httpJudgesDecodedLength) ? sink.stored : received
-            if let expected, judged < expected, !Mutation.on(.errTruncationEndsBody) {
-                throw FetchError.truncated(expected: expected, received: judged)
-            }
+            if let expected, judged < expected { throw FetchError.truncated(expected: expected, received: judged) }
             #else
             if let expected, received < expected { throw FetchError.truncated(expected: expected, received: received) }
             #endif
@@ -102,9 +95,6 @@ struct HTTPExchange: Sendable {
         do {
             return try await chunks.next()
         } catch {
-            #if IMAGO_MUTANTS
-            if Mutation.on(.errTruncationEndsBody) { return nil }
-            #endif
             throw FetchErrorMapping.midBody(error, expected: expected, received: received)
         }
     }

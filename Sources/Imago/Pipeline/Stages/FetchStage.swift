@@ -97,13 +97,7 @@ struct FetchStage: Sendable {
         retries += 1
         diagnostics.emit(.retry, sourceKey)
         do {
-            #if IMAGO_MUTANTS
-            if Mutation.on(.retryBackOffOnWallClock) { try await Task.sleep(for: wait) } else {
-                try await clock.sleep(for: wait)
-            }
-            #else
             try await clock.sleep(for: wait)
-            #endif
             return .retry
         } catch {
             return .giveUp(.cancelled)

@@ -1,0 +1,57 @@
+#if IMAGO_MUTANTS
+import Foundation
+import Imago
+import Synchronization
+
+/// The planted bugs that live outside Imago's code: each is a part the pipeline is given through
+/// its public configuration (a clock, a cache policy, a transport), or a mistake of the
+/// adapter's own, exactly as an app could make it. `ImagoLoader` asks for them when it builds a
+/// pipeline; the bug switched on for the process (`Mutation.current`) decides which, if any.
+enum MutantParts {
+    /// Puts `mutant`'s part into `configuration` (nothing for a bug that lives elsewhere).
+    static func configure(_ configuration: inout ImagePipeline.Configuration, for mutant: Mutant?) {
+        switch mutant {
+        case .retryBackOffOnWallClock?:
+            // The back-off sleeps on the wall clock, not on the clock the loader was given.
+            configuration.clock = ContinuousClock()
+        case .memPressureIgnored?:
+            // The monitor's events arrive; the pipeline was never wired to act on them.
+            configuration.respondsToMemoryPressure = false
+        case .httpStaleServedFresh?:
+            // Stored responses are reused without asking, whatever their freshness, by a loader
+            // that says it honours HTTP freshness.
+            configuration.httpCachePolicy = .aggressive
+        case .progressCountsChunksTwice?:
+            configuration.transport = DoubleCountingTransport(base: configuration.transport)
+        case .errTruncationEndsBody?:
+            configuration.transport = BodyMistakeTransport(base: configuration.transport, mistake: .truncationEndsBody)
+        case .fetchFileAlsoBuffersBody?:
+            configuration.transport = BodyMistakeTransport(base: configuration.transport, mistake: .fileAlsoBuffersBody)
+        default:
+            break
+        }
+    }
+
+    /// What the adapter does with each pipeline it makes: with `memPipelinesRegistered`, it keeps
+    /// it in a process-wide list "for debugging", and the pipeline never goes away.
+    static func adopt(_ pipeline: ImagePipeline, for mutant: Mutant?) {
+        guard mutant == .memPipelinesRegistered else { return }
+        registered.withLock { $0.append(pipeline) }
+    }
+
+    private static let registered = Mutex<[ImagePipeline]>([])
+}
+
+/// `Mutant.progressCountsChunksTwice`: a transport that counts every chunk twice in the progress
+/// it reports (the body itself is untouched).
+struct DoubleCountingTransport: ImageTransport {
+    let base: any ImageTransport
+
+    func fetch(_ request: FetchRequest,
+               progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
+        try await base.fetch(request) { reported in
+            progress(FetchProgress(received: 2 * reported.received, expected: reported.expected))
+        }
+    }
+}
+#endif
