@@ -51,11 +51,16 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        // The one C surface Swift imports: prefixed functions, caller-allocated output,
-        // setjmp/longjmp confined to C.
+        // The one C surface Imago imports: prefixed functions, caller-allocated output,
+        // setjmp/longjmp confined to C. Decoding only: what an app links.
         .target(
             name: "CImagoCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CLibWebPMux", "CZlib"]),
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CZlib"]),
+        // Test code in C: the encoders (corpus, test images) and the plain library decoders the
+        // bench measures Imago against. Never linked by Imago or the conformance suite.
+        .target(
+            name: "CImagoTestCodecs",
+            dependencies: ["CImagoCodecs", "CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPMux"]),
         .target(
             name: "Imago",
             dependencies: [
@@ -71,7 +76,7 @@ let package = Package(
         .target(
             name: "ImagoCorpus",
             dependencies: [
-                "CImagoCodecs",
+                "CImagoCodecs", "CImagoTestCodecs",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Loopback HTTP/1.1 server with fault injection, shared by the loading pipeline's
@@ -102,7 +107,7 @@ let package = Package(
             swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
         .target(
             name: "ImagoBench",
-            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "ImagoTestServer"]),
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "CImagoTestCodecs", "ImagoTestServer"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
