@@ -92,9 +92,13 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]),
         // The conformance suite, for any loader: adapter protocols, harness, one check per rule.
+        // No C target and no system library in its closure (an adopter needs no codec -dev
+        // package): the images it serves are committed files (Images, written by
+        // `make conformance-images`), not encoded at run time. PackageGraphTests keeps it so.
         .target(
             name: "ImagoConformance",
-            dependencies: ["ImagoTestServer", "ImagoCorpus", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["ImagoTestServer", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Images")]),
         // The one-call XCTest helper (apart, so the CLI does not link XCTest).
         .target(
             name: "ImagoConformanceXCTest",
@@ -127,7 +131,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects"]),
+            // ImagoCorpus: the shipped images are checked against the real encoders' output.
+            dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects", "ImagoCorpus"]),
         .testTarget(
             name: "ImagoCLITests",
             // ImagoConformance: the conform tests read results logs and reports back with its types.
