@@ -102,6 +102,10 @@ EXAMPLE := Examples/BlogLoader
 # crash, or any ordinary failure (status 1: an unexpected score), fails the target.
 example: deps
 	swift build --package-path $(EXAMPLE) --build-tests
+	@# The example stands for an app already on swift-nio 2.101.3 (issue 22): Imago's ranges must
+	@# let that version win, not merely resolve.
+	@grep -A6 '"identity" : "swift-nio"' $(EXAMPLE)/Package.resolved | grep -q '"version" : "2.101.3"' \
+	  || { echo "make example: swift-nio did not resolve to 2.101.3 (Examples/BlogLoader/Package.resolved)"; exit 1; }
 	@bin=$$(swift build --package-path $(EXAMPLE) --show-bin-path); \
 	for attempt in 1 2; do \
 	  $$bin/blog-conformance $(EXAMPLE)/blog-conformance.md; status=$$?; \

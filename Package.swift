@@ -19,16 +19,19 @@ let package = Package(
         .trait(name: "Mutants", description: "Compile Imago's planted bugs for mutation testing (make mutants)."),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
+        // Ranges, not pins: an app that already depends on a newer compatible release of any of
+        // these must be able to add Imago. Each lower bound is the release the code was built and
+        // tested with (the oldest one available to this project's builds).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Imago uses only SHA256, which swift-crypto 3 and 4 both provide; 4 is what new apps get.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The Linux transport (AsyncHTTPClientTransport). NIOSSL (the transport's TLS) and
         // NIOHTTPCompression (the test server's gzip) come with it; they are named here only
-        // because a target may use a product of a package it declares (pinned to the versions
-        // async-http-client resolves to).
-        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        // because a target may use a product of a package it declares.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // System libraries: the only way the codec libraries enter the build.
