@@ -68,14 +68,26 @@ bench-check: release
 bench-baseline: release
 	$(RELEASE_BIN) bench-baseline --baseline Reports/baseline.json
 
-# Regenerates the committed corpus (Corpus/ and Corpus/manifest.json) deterministically.
-corpus: deps
+# Regenerates the committed corpus (Corpus/ and Corpus/manifest.json) deterministically, and the
+# conformance suite's shipped images (Sources/ImagoConformance/Images: the suite serves these
+# files so that it links no codec library; ConformanceTests fails when they drift from the encoders).
+.PHONY: conformance-images
+corpus: deps conformance-images
 	swift run imago corpus Corpus
+
+conformance-images: deps
+	swift run imago conformance-images Sources/ImagoConformance/Images
 
 # The conformance matrix (every Imago configuration and every mutant) as Markdown.
 conform: deps
 	swift build --product imago
 	.build/debug/imago conform --out Reports/conformance.md
+
+# The conformance products reach no C target and no system library of this package, so an adopter
+# depending on ImagoConformance alone needs no codec -dev package (issue 22). Static, seconds.
+.PHONY: conformance-closure
+conformance-closure:
+	swift package describe --type json | python3 Scripts/conformance-closure.py
 
 # The adopter's example (issue 13): a blog-style loader and its conformance adapter in a package
 # of their own (Examples/BlogLoader, depending on this one by path), with a .build of its own.
@@ -90,6 +102,10 @@ EXAMPLE := Examples/BlogLoader
 # crash, or any ordinary failure (status 1: an unexpected score), fails the target.
 example: deps
 	swift build --package-path $(EXAMPLE) --build-tests
+	@# The example stands for an app already on swift-nio 2.101.3 (issue 22): Imago's ranges must
+	@# let that version win, not merely resolve.
+	@grep -A6 '"identity" : "swift-nio"' $(EXAMPLE)/Package.resolved | grep -q '"version" : "2.101.3"' \
+	  || { echo "make example: swift-nio did not resolve to 2.101.3 (Examples/BlogLoader/Package.resolved)"; exit 1; }
 	@bin=$$(swift build --package-path $(EXAMPLE) --show-bin-path); \
 	for attempt in 1 2; do \
 	  $$bin/blog-conformance $(EXAMPLE)/blog-conformance.md; status=$$?; \

@@ -19,16 +19,19 @@ let package = Package(
         .trait(name: "Mutants", description: "Compile Imago's planted bugs for mutation testing (make mutants)."),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
+        // Ranges, not pins: an app that already depends on a newer compatible release of any of
+        // these must be able to add Imago. Each lower bound is the release the code was built and
+        // tested with (the oldest one available to this project's builds).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Imago uses only SHA256, which swift-crypto 3 and 4 both provide; 4 is what new apps get.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The Linux transport (AsyncHTTPClientTransport). NIOSSL (the transport's TLS) and
         // NIOHTTPCompression (the test server's gzip) come with it; they are named here only
-        // because a target may use a product of a package it declares (pinned to the versions
-        // async-http-client resolves to).
-        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        // because a target may use a product of a package it declares.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // System libraries: the only way the codec libraries enter the build.
@@ -51,11 +54,16 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        // The one C surface Swift imports: prefixed functions, caller-allocated output,
-        // setjmp/longjmp confined to C.
+        // The one C surface Imago imports: prefixed functions, caller-allocated output,
+        // setjmp/longjmp confined to C. Decoding only: what an app links.
         .target(
             name: "CImagoCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CLibWebPMux", "CZlib"]),
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CZlib"]),
+        // Test code in C: the encoders (corpus, test images) and the plain library decoders the
+        // bench measures Imago against. Never linked by Imago or the conformance suite.
+        .target(
+            name: "CImagoTestCodecs",
+            dependencies: ["CImagoCodecs", "CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPMux"]),
         .target(
             name: "Imago",
             dependencies: [
@@ -71,7 +79,7 @@ let package = Package(
         .target(
             name: "ImagoCorpus",
             dependencies: [
-                "CImagoCodecs",
+                "CImagoCodecs", "CImagoTestCodecs",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Loopback HTTP/1.1 server with fault injection, shared by the loading pipeline's
@@ -87,9 +95,13 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]),
         // The conformance suite, for any loader: adapter protocols, harness, one check per rule.
+        // No C target and no system library in its closure (an adopter needs no codec -dev
+        // package): the images it serves are committed files (Images, written by
+        // `make conformance-images`), not encoded at run time. PackageGraphTests keeps it so.
         .target(
             name: "ImagoConformance",
-            dependencies: ["ImagoTestServer", "ImagoCorpus", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["ImagoTestServer", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Images")]),
         // The one-call XCTest helper (apart, so the CLI does not link XCTest).
         .target(
             name: "ImagoConformanceXCTest",
@@ -102,7 +114,7 @@ let package = Package(
             swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
         .target(
             name: "ImagoBench",
-            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "ImagoTestServer"]),
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "CImagoTestCodecs", "ImagoTestServer"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
@@ -122,7 +134,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects"]),
+            // ImagoCorpus: the shipped images are checked against the real encoders' output.
+            dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects", "ImagoCorpus"]),
         .testTarget(
             name: "ImagoCLITests",
             // ImagoConformance: the conform tests read results logs and reports back with its types.

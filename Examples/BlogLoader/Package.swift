@@ -1,13 +1,8 @@
 // swift-tools-version: 6.1
-import Foundation
 import PackageDescription
 
 // A blog-style image loader and its conformance adapter: what an adopter of ImagoConformance
 // writes. Depends on Imago's package by path; `make example` builds and runs it.
-
-// A path dependency's identity is its directory's name (the checkout may be called anything).
-let imagoIdentity = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "BlogLoader",
@@ -16,8 +11,13 @@ let package = Package(
         .executable(name: "blog-conformance", targets: ["BlogConformance"]),
     ],
     dependencies: [
-        .package(path: "../.."),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        // A path dependency's identity is its folder's name, which a checkout may choose freely;
+        // `name:` gives it the name the products below use, whatever the folder is called.
+        .package(name: "Imago", path: "../.."),
+        // An app that is already on the newest releases of packages Imago also uses: Imago's
+        // ranges must admit them (`make example` checks swift-nio resolves to 2.101.3 here).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // The loader as a blog post would write it. It decodes with Imago's decoder (Linux has no
@@ -25,30 +25,33 @@ let package = Package(
         .target(
             name: "BlogLoader",
             dependencies: [
-                .product(name: "Imago", package: imagoIdentity),
+                .product(name: "Imago", package: "Imago"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Stands for the app's own use of swift-nio (an unused package dependency is
+                // only a warning, and would not show that the ranges meet in one graph).
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // The adapter: what the conformance suite drives, and the score the loader is known to get.
         .target(
             name: "BlogAdapter",
             dependencies: [
                 "BlogLoader",
-                .product(name: "ImagoConformance", package: imagoIdentity),
+                .product(name: "ImagoConformance", package: "Imago"),
             ]),
         // Runs the suite without XCTest, writes the Markdown report, checks the expected score.
         .executableTarget(
             name: "BlogConformance",
             dependencies: [
                 "BlogAdapter",
-                .product(name: "ImagoConformance", package: imagoIdentity),
+                .product(name: "ImagoConformance", package: "Imago"),
             ]),
         // The same through XCTest (the README's assertConforms snippet); `make example` runs both.
         .testTarget(
             name: "BlogLoaderConformanceTests",
             dependencies: [
                 "BlogAdapter",
-                .product(name: "ImagoConformance", package: imagoIdentity),
-                .product(name: "ImagoConformanceXCTest", package: imagoIdentity),
+                .product(name: "ImagoConformance", package: "Imago"),
+                .product(name: "ImagoConformanceXCTest", package: "Imago"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,5 +8,5 @@ struct ImagoCommand: AsyncParsableCommand {
         subcommands: [DecodeCommand.self, LoadCommand.self, CorpusCommand.self, ServeCommand.self, BenchCommand.self,
                       BenchChildCommand.self, BenchProbeCommand.self, BenchPressureWorkloadCommand.self, BenchCheckCommand.self,
                       BenchBaselineCommand.self, ConformCommand.self, MutantsCommand.self, MutantRunCommand.self,
-                      MemoryCommand.self])
+                      MemoryCommand.self, ConformanceImagesCommand.self])
 }

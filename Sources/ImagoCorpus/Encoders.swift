@@ -1,4 +1,5 @@
 import CImagoCodecs
+import CImagoTestCodecs
 
 /// An encoder rejected its input; `message` is the C side's own words.
 public struct EncodeError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import CImagoCodecs
+import CImagoTestCodecs
 import Foundation
 
 /// This process's memory as Linux reports it. Peak figures come from `VmHWM` in

@@ -33,7 +33,7 @@ public struct ConformanceRunner: Sendable {
     @MainActor
     public func run(_ subject: ConformanceSubject) async throws -> SubjectReport {
         let server = try await TestServer.start()
-        let images = ConformanceImages()
+        let images = try ConformanceImages()
         let root = FileManager.default.temporaryDirectory
             .appendingPathComponent("imago-conformance-\(UUID().uuidString.prefix(8))")
         var results: [CheckResult] = []

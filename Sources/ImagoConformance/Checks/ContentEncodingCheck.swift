@@ -12,7 +12,7 @@ extension ConformanceCheck {
         "HTTP-3", "Completeness is judged on the bytes the server sent: a gzip body is neither cut short nor "
             + "failed because its decoded size differs from Content-Length.") { run in
         let larger = run.images.big
-        let smaller = ConformanceImage.compressible(seed: 7, width: 160, height: 120)
+        let smaller = try ConformanceImage.compressible(seed: 7, width: 160, height: 120)
         let bodies = [("stored-gzip.png", larger, GzipFile.stored(larger.bytes)),
                       ("compressed-gzip.png", smaller, try GzipFile.compressed(smaller.bytes))]
         for (name, image, body) in bodies {

@@ -28,7 +28,7 @@ extension ConformanceCheck {
             // each a different valid image of a different length, both held half-sent: both
             // writes are under way at once, and an entry mixing them (a temporary file shared
             // by the writers) is neither image.
-            let images = [run.images.big, ConformanceImage(seed: 7, width: 200, height: 240)]
+            let images = try [run.images.big, ConformanceImage.photo(seed: 7, width: 200, height: 240)]
             let path = "concurrent-writers-of-one-key.png"
             let gate = Gate()
             func faults(_ image: ConformanceImage) -> Faults { Faults(stallAfterBytes: image.bytes.count / 2, gate: gate) }
@@ -73,7 +73,7 @@ extension ConformanceCheck {
             // that stores a failed load's bytes (even briefly, removing them after the decode
             // fails) has to evict good entries to make room; and the cache directory is watched
             // while each failed load runs, so a publication that is undone later is still seen.
-            let series = run.images.series(0).bytes.count
+            let series = try run.images.series(0).bytes.count
             run.context.diskSizeLimit = series * 6 + 4096
             let loader = try run.loader()
             guard let disk = loader.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe") }
@@ -116,7 +116,7 @@ extension ConformanceCheck {
             }
         },
         ConformanceCheck("DISK-4", "The size limit holds after every write.", requires: .diskCache) { run in
-            let images = (0..<6).map { run.images.series($0) }
+            let images = try (0..<6).map { (index) throws(ShippedImageError) in try run.images.series(index) }
             run.context.diskSizeLimit = images[0].bytes.count * 5 / 2 + 4096
             let loader = try run.loader()
             guard let disk = loader.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe: return a DiskCacheProbe from LoaderUnderTest.diskCache, or do not declare .diskCache") }
@@ -156,7 +156,7 @@ extension ConformanceCheck {
         var count = 0
         var entrySize = 0
         repeat {
-            let image = run.images.series(count)
+            let image = try run.images.series(count)
             let before = disk.totalSize
             let (model, _) = try await run.loadToEnd(loader, run.route("fill-\(count).png", image), "fill \(count)")
             try run.expectSuccess(model.phase, image, "fill \(count)")

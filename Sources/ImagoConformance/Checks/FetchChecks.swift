@@ -70,8 +70,8 @@ extension ConformanceCheck {
             // previews: they may add loading phases, never another phase, and the pixels at the
             // end must be the same (a JPEG's are compared between strategies, a PNG's are exact).
             let strategies = run.subject.capabilities.fetchStrategies
-            let progressive = StreamedImage.jpeg(seed: 31, width: 320, height: 240, progressive: true)
-            let interlaced = StreamedImage.png(seed: 32, width: 256, height: 192, interlaced: true)
+            let progressive = try StreamedImage.jpeg(seed: 31, width: 320, height: 240, progressive: true)
+            let interlaced = try StreamedImage.png(seed: 32, width: 256, height: 192, interlaced: true)
             var routes = Self.strategyRoutes(run)
             for (name, image) in [("progressive.jpg", progressive), ("interlaced.png", interlaced)] {
                 routes.append(run.route(name, Route(body: image.bytes, contentType: image.contentType, faults: Faults(
@@ -177,7 +177,7 @@ extension ConformanceCheck {
 
     @MainActor
     static func cancelMidStreamEndsTransferAndDecode(_ run: CheckRun, _ loader: any LoaderUnderTest) async throws {
-        let image = StreamedImage.largePNG(width: 4096, height: 2048)
+        let image = try StreamedImage.largePNG(width: 4096, height: 2048)
         let holdAt = image.bytes.count / 2
         let gate = Gate()
         let source = run.route("large.png", Route(body: image.bytes, contentType: image.contentType, faults: Faults(

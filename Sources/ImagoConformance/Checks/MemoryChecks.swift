@@ -42,10 +42,10 @@ extension ConformanceCheck {
             var fill: [ConformanceSource] = []
             var entryCost = 0
             repeat {
-                let source = run.route("fill-\(fill.count).png", run.images.series(fill.count))
+                let source = run.route("fill-\(fill.count).png", try run.images.series(fill.count))
                 let before = cache.totalCost
                 let (model, _) = try await run.loadToEnd(loader, source, "fill \(fill.count)")
-                try run.expectSuccess(model.phase, run.images.series(fill.count), "fill \(fill.count)")
+                try run.expectSuccess(model.phase, try run.images.series(fill.count), "fill \(fill.count)")
                 fill.append(source)
                 entryCost = max(entryCost, cache.totalCost - before)
                 let held = fill.filter { cache.contains($0) }.count

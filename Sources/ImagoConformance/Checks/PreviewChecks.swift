@@ -16,8 +16,8 @@ extension ConformanceCheck {
                          requires: .progressivePreviews) { run in
             let streams = run.subject.capabilities.contains(.decodesWhileStreaming)
             let targetSize = run.subject.capabilities.contains(.targetSize) ? 192 : nil
-            let jpeg = StreamedImage.jpeg(seed: 41, width: 384, height: 256, progressive: true)
-            let png = StreamedImage.png(seed: 42, width: 320, height: 240, interlaced: true)
+            let jpeg = try StreamedImage.jpeg(seed: 41, width: 384, height: 256, progressive: true)
+            let png = try StreamedImage.png(seed: 42, width: 320, height: 240, interlaced: true)
             try run.expect(jpeg.scanStarts.count >= 5 && png.scanStarts.count == 7,
                            "harness: \(jpeg.scanStarts.count) JPEG scans and \(png.scanStarts.count) PNG passes located")
 
@@ -62,7 +62,7 @@ extension ConformanceCheck {
 
             // Evidence only: a baseline JPEG has no scans to preview (a loader may still show
             // partial images of it; the rule does not forbid that).
-            let baseline = StreamedImage.jpeg(seed: 43, width: 384, height: 256, progressive: false)
+            let baseline = try StreamedImage.jpeg(seed: 43, width: 384, height: 256, progressive: false)
             let source = run.route("baseline.jpg", Route(body: baseline.bytes, contentType: baseline.contentType, faults: Faults(
                 bytesPerSecond: baseline.bytes.count * 4, headers: ["Cache-Control": CheckRun.cacheableForADay])))
             let (_, recorder) = try await run.loadToEnd(loader, source, "baseline.jpg")

@@ -37,7 +37,7 @@ extension ConformanceCheck {
         stayer.0.setPriority(0)
         stayer.0.load()
         everyone.append(stayer)
-        _ = try await queue("normal-3.png", run.images.series(0), priority: 2, expectQueued: 6)
+        _ = try await queue("normal-3.png", try run.images.series(0), priority: 2, expectQueued: 6)
         leaver.cancel()
         hold.open()
         for (model, recorder) in everyone where model !== leaver {

@@ -1,5 +1,4 @@
 import Foundation
-import ImagoCorpus
 
 /// An image the harness serves, with the fingerprint a correct decode must produce.
 public struct ConformanceImage: Sendable {
@@ -9,35 +8,49 @@ public struct ConformanceImage: Sendable {
     /// width × height × 4: the cost a memory cache must charge (MEM-1).
     public var decodedByteCount: Int { fingerprint.width * fingerprint.height * 4 }
 
-    /// A procedural photo-like image; distinct seeds give distinct pixels.
-    public init(seed: UInt64, width: Int, height: Int) {
-        let rgba = ProceduralImage(seed: seed, width: width, height: height).samples8(channels: 4)
-        // Level 1 keeps files large enough for several progress reports.
-        bytes = (try? Encoders.png(width: width, height: height, colorType: .rgba, bitDepth: 8, interlaced: false,
-                                   samples: rgba, stride: width * 4, compressionLevel: 1)) ?? []
-        precondition(!bytes.isEmpty, "the PNG encoder failed for a \(width)x\(height) conformance image")
-        fingerprint = ImageFingerprint(width: width, height: height, rgba: rgba)
+    /// A shipped PNG (a procedural photo, or compressible bands) with its fingerprint.
+    init(_ image: ShippedImage) throws(ShippedImageError) {
+        (bytes, fingerprint) = try ShippedImageStore.exact(image)
     }
 }
 
-/// The images checks serve: small and fast to decode, distinct from each other.
+/// The images checks serve: small and fast to decode, distinct from each other. Procedural
+/// photos (distinct seeds give distinct pixels) encoded as PNG at zlib level 1, which keeps the
+/// files large enough for several progress reports; shipped as files (ShippedImage).
 public struct ConformanceImages: Sendable {
     /// 64×48.
-    public let small = ConformanceImage(seed: 1, width: 64, height: 48)
+    public let small: ConformanceImage
     /// 48×64: a different image of the same cost as `small`.
-    public let other = ConformanceImage(seed: 2, width: 48, height: 64)
+    public let other: ConformanceImage
     /// 96×96: four times the cost of a 48×48.
-    public let large = ConformanceImage(seed: 3, width: 96, height: 96)
+    public let large: ConformanceImage
     /// 48×48, twice, distinct.
-    public let tiny1 = ConformanceImage(seed: 4, width: 48, height: 48)
-    public let tiny2 = ConformanceImage(seed: 5, width: 48, height: 48)
+    public let tiny1: ConformanceImage
+    public let tiny2: ConformanceImage
     /// 256×256 (about 200 KB encoded): several progress reports when throttled.
-    public let big = ConformanceImage(seed: 6, width: 256, height: 256)
+    public let big: ConformanceImage
 
-    public init() {}
+    /// The named images, in the order of the properties above.
+    static let named: [ShippedImage] = [
+        .photo(seed: 1, width: 64, height: 48), .photo(seed: 2, width: 48, height: 64),
+        .photo(seed: 3, width: 96, height: 96), .photo(seed: 4, width: 48, height: 48),
+        .photo(seed: 5, width: 48, height: 48), .photo(seed: 6, width: 256, height: 256),
+    ]
 
-    /// A distinct image per index, all 40×40 (the disk size-limit checks need several alike).
-    public func series(_ index: Int) -> ConformanceImage {
-        ConformanceImage(seed: 100 + UInt64(index), width: 40, height: 40)
+    /// Throws when ImagoConformance's resources are missing or altered (a packaging fault).
+    public init() throws(ShippedImageError) {
+        let images = try Self.named.map { (image) throws(ShippedImageError) in try ConformanceImage(image) }
+        (small, other, large, tiny1, tiny2, big) = (images[0], images[1], images[2], images[3], images[4], images[5])
+    }
+
+    /// A distinct image per index in 0..<64, all 40×40 (the memory and disk fill checks need
+    /// several alike, and stop at 64); `.notShipped` outside that range.
+    public func series(_ index: Int) throws(ShippedImageError) -> ConformanceImage {
+        guard (0..<ShippedImage.seriesCount).contains(index) else { throw .notShipped("series(\(index))") }
+        return try ConformanceImage(Self.seriesImage(index))
+    }
+
+    static func seriesImage(_ index: Int) -> ShippedImage {
+        .photo(seed: 100 + UInt64(index), width: 40, height: 40)
     }
 }

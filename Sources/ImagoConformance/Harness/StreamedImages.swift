@@ -1,5 +1,3 @@
-import ImagoCorpus
-
 /// The images the decode-while-streaming rules serve (FETCH-3, FETCH-4, PREVIEW-1): a progressive
 /// JPEG and an Adam7-interlaced PNG with several scans or passes, their baseline and
 /// non-interlaced counterparts, and a PNG whose decoded size is large.
@@ -19,12 +17,13 @@ public struct StreamedImage: Sendable {
     public let scanStarts: [Int]
 
     /// A progressive JPEG (`progressive` true: libjpeg's standard script, 10 scans for colour)
-    /// or a baseline one, of a procedural photo.
-    public static func jpeg(seed: UInt64, width: Int, height: Int, progressive: Bool) -> StreamedImage {
-        let rgb = ProceduralImage(seed: seed, width: width, height: height).samples8(channels: 3)
-        let bytes = (try? Encoders.jpeg(width: width, height: height, input: .rgb, pixels: rgb, stride: width * 3,
-                                        quality: 90, progressive: progressive)) ?? []
-        precondition(!bytes.isEmpty, "the JPEG encoder failed for a \(width)x\(height) conformance image")
+    /// or a baseline one, of a procedural photo; only the shipped ones exist (ShippedImage.all).
+    static func jpeg(seed: UInt64, width: Int, height: Int, progressive: Bool) throws(ShippedImageError) -> StreamedImage {
+        let image = ShippedImage.jpeg(seed: seed, width: width, height: height, progressive: progressive)
+        let (bytes, entry) = try ShippedImageStore.load(image)
+        guard entry.width == width, entry.height == height, bytes.count > 1 else {
+            throw .corrupt(image.fileName, reason: "the manifest says \(entry.width)x\(entry.height)")
+        }
         // In entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so every
         // FF DA is a real start of scan.
         var starts: [Int] = []
@@ -33,42 +32,25 @@ public struct StreamedImage: Sendable {
                              scanStarts: progressive ? starts : [])
     }
 
-    /// An 8-bit RGBA PNG of a procedural photo, Adam7-interlaced (7 passes) or not. Its image
-    /// data is stored uncompressed (zlib level 0), so where each pass begins in the file is
-    /// known exactly (`scanStarts`): a compressed stream would put pass boundaries where the
-    /// compressor's blocks happen to end.
-    public static func png(seed: UInt64, width: Int, height: Int, interlaced: Bool) -> StreamedImage {
-        let rgba = ProceduralImage(seed: seed, width: width, height: height).samples8(channels: 4)
-        let bytes = (try? Encoders.png(width: width, height: height, colorType: .rgba, bitDepth: 8, interlaced: interlaced,
-                                       samples: rgba, stride: width * 4, compressionLevel: 0)) ?? []
-        precondition(!bytes.isEmpty, "the PNG encoder failed for a \(width)x\(height) conformance image")
+    /// An 8-bit RGBA PNG of a procedural photo, Adam7-interlaced (7 passes) or not; only the
+    /// shipped ones exist. Its image data is stored uncompressed (zlib level 0), so where each
+    /// pass begins in the file is known exactly (`scanStarts`): a compressed stream would put
+    /// pass boundaries where the compressor's blocks happen to end.
+    static func png(seed: UInt64, width: Int, height: Int, interlaced: Bool) throws(ShippedImageError) -> StreamedImage {
+        let (bytes, fingerprint) = try ShippedImageStore.exact(
+            .storedPNG(seed: seed, width: width, height: height, interlaced: interlaced))
         return StreamedImage(bytes: bytes, contentType: "image/png", width: width, height: height,
-                             fingerprint: ImageFingerprint(width: width, height: height, rgba: rgba),
+                             fingerprint: fingerprint,
                              scanStarts: interlaced ? adam7PassStarts(bytes, width: width, height: height) : [])
     }
 
     /// A PNG that is large decoded (`width` × `height` × 4 bytes) and about as large encoded
     /// (flat bands, stored uncompressed): what FETCH-4 cancels mid-stream while the decoder holds
-    /// its output.
-    public static func largePNG(width: Int, height: Int) -> StreamedImage {
-        var rgba = [UInt8](repeating: 255, count: width * height * 4)
-        rgba.withUnsafeMutableBufferPointer { pixels in
-            for y in 0..<height {
-                let band = UInt8(truncatingIfNeeded: y / 16)
-                var offset = y * width * 4
-                for x in 0..<width {
-                    pixels[offset] = band &* 16
-                    pixels[offset + 1] = UInt8(truncatingIfNeeded: x / 16) &* 8
-                    pixels[offset + 2] = band &+ UInt8(truncatingIfNeeded: x)
-                    offset += 4
-                }
-            }
-        }
-        let bytes = (try? Encoders.png(width: width, height: height, colorType: .rgba, bitDepth: 8, interlaced: false,
-                                       samples: rgba, stride: width * 4, compressionLevel: 0)) ?? []
-        precondition(!bytes.isEmpty, "the PNG encoder failed for a \(width)x\(height) conformance image")
+    /// its output. Only the shipped size exists.
+    static func largePNG(width: Int, height: Int) throws(ShippedImageError) -> StreamedImage {
+        let (bytes, fingerprint) = try ShippedImageStore.exact(.largePNG(width: width, height: height))
         return StreamedImage(bytes: bytes, contentType: "image/png", width: width, height: height,
-                             fingerprint: ImageFingerprint(width: width, height: height, rgba: rgba), scanStarts: [])
+                             fingerprint: fingerprint, scanStarts: [])
     }
 
     /// `width` × `height` × 4: the decoded size.

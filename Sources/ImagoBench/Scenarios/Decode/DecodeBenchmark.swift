@@ -1,4 +1,5 @@
 import CImagoCodecs
+import CImagoTestCodecs
 import Foundation
 import Imago
 
