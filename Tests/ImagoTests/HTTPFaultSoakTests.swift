@@ -170,8 +170,8 @@ final class HTTPFaultSoakTests: XCTestCase {
         let keptPartials = Set(plan.filter { $0.strategy == .downloadToFile && SoakFault.leavingResumablePartials.contains($0.fault) }
             .flatMap { load -> [String] in
                 let key = ImageRequest(source: .url(server.url(for: load.path))).source.identity
-                let partial = ResumableDownload.partialFilePrefix + DiskCacheNaming.hash(forKey: key)
-                return [partial, partial + ".json"]
+                let partial = DiskCacheNaming.partialDownloadPrefix + DiskCacheNaming.hash(forKey: key)
+                return [partial, partial + DiskCacheNaming.partialRecordSuffix]
             })
         XCTAssertEqual(Set(cacheFiles.filter { $0.hasPrefix(".tmp-") }), keptPartials, "cache temporaries left")
         let fetches = fetchEvents.withLock { $0.started }

@@ -8,10 +8,19 @@ import Foundation
 ///   safe in any file system, and the same key always maps to the same file (DISK-2).
 /// - `<sha256-hex>.meta`: the entry's sidecar (validators, storage date, byte count, key).
 /// - `.tmp-<uuid>`: a write in progress; never served, removed when older than the grace period.
+/// - `.tmp-imago-download-<uuid>`: a body handed out to be moved in (`DiskCache.makeTemporaryFileURL`).
+/// - `.tmp-imago-partial-<sha256-hex>` and its `.json` record: a partial download kept between
+///   loads (`DiskCache.partialDownloadFiles(forKey:)`).
+/// All three are temporaries: a killed process's leftovers go with the sweep.
 /// - `.lock`: the advisory lock (and the directory's change counter).
 /// Anything else in the directory is left alone and not counted.
 enum DiskCacheNaming {
     static let temporaryPrefix = ".tmp-"
+    /// Bodies the cache hands out to be written and moved in.
+    static let handedOutPrefix = temporaryPrefix + "imago-download-"
+    /// Partial downloads kept between loads.
+    static let partialDownloadPrefix = temporaryPrefix + "imago-partial-"
+    static let partialRecordSuffix = ".json"
     static let sidecarSuffix = ".meta"
     static let lockFileName = ".lock"
     static let hashLength = 64

@@ -51,8 +51,8 @@ public struct FetchRequest: Sendable, Hashable {
     /// Bytes a body may have; larger ones fail with `.tooLarge` as soon as that is known (from
     /// Content-Length at the head, or while receiving). Default 256 MiB.
     public var maxResponseSize: Int
-    /// Directory for download-to-file temporaries (ideally on the disk cache's filesystem, so the
-    /// file can be renamed into the cache). Default: the system temporary directory.
+    /// Directory for the download-to-file temporaries the transport names itself (see
+    /// `downloadFileURL`). Default: the system temporary directory.
     public var temporaryDirectory: URL
     /// The partial a download to file continues or starts (its owner adds its `Range` /
     /// `If-Range` to `headers` and settles it after the attempt); only `.downloadToFile` uses it.
@@ -61,15 +61,18 @@ public struct FetchRequest: Sendable, Hashable {
     /// Where a `.streaming` request's body goes. Default nil; a streaming request without one
     /// fails with `.bodyRefused` before any I/O.
     public var bodyConsumer: BodyConsumerReference? = nil
+    /// The file a download to file (without `resumption`) writes its body to, when its owner
+    /// has one for it: the pipeline hands in one the disk cache gave out
+    /// (`DiskCache.makeTemporaryFileURL`), so the finished body is renamed into the cache.
+    /// Default nil: a fresh `downloadFilePrefix` file in `temporaryDirectory`.
+    public var downloadFileURL: URL? = nil
 
-    /// Prefix of download-to-file temporaries. It starts with the disk cache's temporary-file
-    /// prefix (`.tmp-`), so a download left behind by a killed process in a cache directory is
-    /// removed by the cache's sweep like any other crash leftover.
+    /// Prefix of the download temporaries a transport names itself in `temporaryDirectory`.
     public static let downloadFilePrefix = ".tmp-imago-download-"
 
-    /// A fresh, unique path for this request's download-to-file temporary.
+    /// The path for this request's download-to-file body: `downloadFileURL`, or a fresh one.
     public func makeDownloadFileURL() -> URL {
-        temporaryDirectory.appendingPathComponent(Self.downloadFilePrefix + UUID().uuidString)
+        downloadFileURL ?? temporaryDirectory.appendingPathComponent(Self.downloadFilePrefix + UUID().uuidString)
     }
 
     public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .inMemory,
@@ -141,6 +144,17 @@ public struct FetchResult: Sendable {
     /// Bytes of the body that an earlier attempt had kept and this one continued with a 206
     /// (`receivedBytes` counts only the rest). Default 0: the whole body came now.
     public var resumedFrom: Int = 0
+
+    /// A result as a transport of an app's own (or a test's) hands it back.
+    public init(head: FetchResponseHead, body: Body, receivedBytes: Int, finalURL: URL? = nil, redirects: Int = 0,
+                resumedFrom: Int = 0) {
+        self.head = head
+        self.body = body
+        self.receivedBytes = receivedBytes
+        self.finalURL = finalURL
+        self.redirects = redirects
+        self.resumedFrom = resumedFrom
+    }
 }
 
 /// Bytes received so far; `expected` is nil when the response has no Content-Length (or, under

@@ -18,7 +18,7 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private let decoder: StreamingDecoder
     private let previews: PreviewPolicy?
     /// Where the body's copy goes, until its file is opened at the first piece (nil: none kept).
-    private var teeDirectory: URL?
+    private var teeFile: (@Sendable () -> URL)?
     private var tee: DownloadFile?
     private var admission: DecodeAdmission?
     private var received = 0
@@ -31,14 +31,15 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private var keptForRetry: [Data] = []
     #endif
 
-    /// `teeDirectory`: where the body's copy for the disk cache goes (nil: no copy is kept).
-    init(stage: DecodeStage, request: ImageRequest, shared: SharedWork, teeDirectory: URL?) {
+    /// `teeFile`: gives the path of the body's copy for the disk cache (the cache's
+    /// `makeTemporaryFileURL`; nil: no copy is kept).
+    init(stage: DecodeStage, request: ImageRequest, shared: SharedWork, teeFile: (@Sendable () -> URL)?) {
         self.stage = stage
         self.request = request
         self.shared = shared
         self.decoder = StreamingDecoder(options: request.options)
         self.previews = stage.previews
-        self.teeDirectory = teeDirectory
+        self.teeFile = teeFile
     }
 
     deinit { close() }
@@ -48,11 +49,11 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
 
     func consume(_ piece: Data) async throws(FetchError) {
         received += piece.count
-        if let directory = teeDirectory {
+        if let makeURL = teeFile {
             // Opened at the first byte of an accepted body (a 404 makes no file); a file that
             // cannot be made leaves the load uncached.
-            teeDirectory = nil
-            tee = try? DownloadFile(temporaryIn: directory)
+            teeFile = nil
+            tee = try? DownloadFile(at: makeURL())
         }
         if let file = tee {
             do throws(FetchError) { try file.write(piece) } catch { file.abandon(); tee = nil }   // the load goes on uncached
@@ -153,6 +154,6 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         decoder.close()
         tee?.abandon()
         tee = nil
-        teeDirectory = nil
+        teeFile = nil
     }
 }

@@ -31,7 +31,7 @@ final class ResumptionAcrossLoadsTests: XCTestCase {
         } catch {}
     }
 
-    private var partials: [String] { harness.temporaries().filter { $0.hasPrefix(ResumableDownload.partialFilePrefix) } }
+    private var partials: [String] { harness.temporaries().filter { $0.hasPrefix(DiskCacheNaming.partialDownloadPrefix) } }
 
     func testTheNextLoadContinuesAPartialAFailedLoadKept() async throws {
         for (name, transport) in ResumptionHarness.transports {
@@ -126,12 +126,16 @@ final class ResumptionAcrossLoadsTests: XCTestCase {
 
     func testOnlyOneFetchOwnsASourcesPartial() throws {
         let url = harness.server.url(for: "/owned.jpg")
-        let first = try XCTUnwrap(ResumableDownload.persistent(in: harness.scratch, sourceKey: "k", url: url, limit: 1 << 20))
-        XCTAssertNil(ResumableDownload.persistent(in: harness.scratch, sourceKey: "k", url: url, limit: 1 << 20),
+        let cache = try DiskCache(directory: harness.scratch)
+        func partial(_ key: String) -> ResumableDownload? {
+            .persistent(cache.partialDownloadFiles(forKey: key), temporaries: cache.makeTemporaryFileURL, url: url, limit: 1 << 20)
+        }
+        let first = try XCTUnwrap(partial("k"))
+        XCTAssertNil(partial("k"),
                      "a second owner of one partial")
-        XCTAssertNotNil(ResumableDownload.persistent(in: harness.scratch, sourceKey: "other", url: url, limit: 1 << 20))
+        XCTAssertNotNil(partial("other"))
         first.close()
-        let again = ResumableDownload.persistent(in: harness.scratch, sourceKey: "k", url: url, limit: 1 << 20)
+        let again = partial("k")
         XCTAssertNotNil(again, "free once the first owner closed")
         again?.close()
         XCTAssertEqual(partials, [], "nothing kept without bytes")

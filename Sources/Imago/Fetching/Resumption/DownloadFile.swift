@@ -29,9 +29,9 @@ final class DownloadFile: @unchecked Sendable {
         }
     }
 
-    /// A fresh temporary in `directory` (a streamed body's copy for the disk cache).
-    convenience init(temporaryIn directory: URL) throws(FetchError) {
-        try self.init(fresh: directory.appendingPathComponent(FetchRequest.downloadFilePrefix + UUID().uuidString))
+    /// A fresh file at `url` (a streamed body's copy, at a path the disk cache handed out).
+    convenience init(at url: URL) throws(FetchError) {
+        try self.init(fresh: url)
     }
 
     private convenience init(fresh url: URL) throws(FetchError) {

@@ -22,11 +22,10 @@ struct PartialRecord: Codable, Equatable {
         return try? JSONDecoder().decode(PartialRecord.self, from: data)
     }
 
-    /// Writes the record to `url` through a temporary in the same directory and a rename.
-    func write(to url: URL) throws {
+    /// Writes the record to `url` through `temporary` (a fresh path in the same directory) and a
+    /// rename.
+    func write(to url: URL, through temporary: URL) throws {
         let data = try JSONEncoder().encode(self)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(FetchRequest.downloadFilePrefix + UUID().uuidString)
         do {
             try data.write(to: temporary)
             guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }

@@ -10,10 +10,10 @@ import Darwin
 /// that broke mid-body continues where it stopped instead of starting over (RFC 9110 §14).
 ///
 /// Lifecycle. Its owner (the pipeline's fetch stage) makes one per fetch with
-/// ``persistent(in:sourceKey:url:limit:)`` (a disk cache: a deterministic
-/// `.tmp-imago-partial-<sha256 of the source key>` in the cache directory plus a `.json` record,
-/// so another load, even in another process, can continue it; the cache's sweep removes both
-/// once older than its grace period) or ``ephemeral(in:url:limit:)`` (no disk cache: a unique
+/// ``persistent(_:temporaries:url:limit:)`` (a disk cache: the file and record the cache hands
+/// out for the source, `DiskCache.partialDownloadFiles(forKey:)`, so another load, even in
+/// another process, can continue it; the cache's sweep removes both once older than its grace
+/// period) or ``ephemeral(in:url:limit:)`` (no disk cache: a unique
 /// `.tmp-imago-download-<UUID>` kept only for the retries of this fetch). Before each attempt it
 /// adds ``rangeHeaders()`` to the request and sets ``FetchRequest/resumption``; after each attempt
 /// it calls ``settle(after:)``; at the end ``close()``. Either kind holds an exclusive `flock` on
@@ -27,14 +27,10 @@ import Darwin
 /// strong validator and `Accept-Ranges: bytes`, with at least one byte and within the limit; a
 /// cancel, a success or any other failure of a body drops it, while a failure before any body (a
 /// 503, a refused connection) leaves an earlier partial as it was. A completed body is renamed to a fresh
-/// `.tmp-imago-download-` name before it is handed over, so it is an ordinary `.file` body and
-/// the partial's name is free again.
+/// temporary (from `temporaries`: the disk cache's, or a `.tmp-imago-download-` name beside the
+/// ephemeral partial) before it is handed over, so it is an ordinary `.file` body and the
+/// partial's name is free again.
 public final class ResumableDownload: Sendable, Hashable {
-    /// Prefix of partial downloads; it starts with the disk cache's `.tmp-` so leftovers are swept.
-    public static let partialFilePrefix = ".tmp-imago-partial-"
-    /// Suffix of a partial's record, beside it.
-    static let recordSuffix = ".json"
-
     struct Partial: Equatable {
         var validator: String
         var bytes: Int
@@ -67,25 +63,29 @@ public final class ResumableDownload: Sendable, Hashable {
     /// Bytes the complete body may have: the fetch's size limit (and the disk cache's).
     let limit: Int
     private let sourceURL: URL
+    /// Fresh paths beside the partial: the completed body's, and the record's while it is written.
+    private let temporaries: @Sendable () -> URL
     private let lock: PartialFileLock
     private let state: Mutex<State>
 
-    private init(fileURL: URL, recordURL: URL?, sourceURL: URL, limit: Int, lock: PartialFileLock, partial: Partial?) {
+    private init(fileURL: URL, recordURL: URL?, temporaries: @escaping @Sendable () -> URL, sourceURL: URL, limit: Int,
+                 lock: PartialFileLock, partial: Partial?) {
         self.fileURL = fileURL
         self.recordURL = recordURL
+        self.temporaries = temporaries
         self.sourceURL = sourceURL
         self.limit = limit
         self.lock = lock
         self.state = Mutex(State(partial: partial))
     }
 
-    /// The partial for `sourceKey` in a disk cache `directory`, with what an earlier fetch left
-    /// there when its record matches (otherwise that is dropped). nil when another fetch owns it
-    /// now (then this fetch downloads to a fresh temporary, as without resumption).
-    public static func persistent(in directory: URL, sourceKey: String, url: URL, limit: Int) -> ResumableDownload? {
-        let name = partialFilePrefix + DiskCacheNaming.hash(forKey: sourceKey)
-        let fileURL = directory.appendingPathComponent(name)
-        let recordURL = directory.appendingPathComponent(name + recordSuffix)
+    /// The partial kept in `files` (a disk cache's, for one source), with what an earlier fetch
+    /// left there when its record matches (otherwise that is dropped); `temporaries` gives fresh
+    /// paths in the same directory (`DiskCache.makeTemporaryFileURL`). nil when another fetch
+    /// owns it now (then this fetch downloads to a fresh temporary, as without resumption).
+    public static func persistent(_ files: DiskCache.PartialDownloadFiles, temporaries: @escaping @Sendable () -> URL,
+                                  url: URL, limit: Int) -> ResumableDownload? {
+        let (fileURL, recordURL) = (files.file, files.record)
         guard let lock = PartialFileLock(path: fileURL.path) else { return nil }
         var partial: Partial?
         if let record = PartialRecord.read(recordURL), record.matches(sourceURL: url, fileSize: lock.size, limit: limit) {
@@ -94,16 +94,24 @@ public final class ResumableDownload: Sendable, Hashable {
             try? lock.truncate(to: 0)
             try? FileManager.default.removeItem(at: recordURL)
         }
-        return ResumableDownload(fileURL: fileURL, recordURL: recordURL, sourceURL: url, limit: limit, lock: lock,
-                                 partial: partial)
+        return ResumableDownload(fileURL: fileURL, recordURL: recordURL, temporaries: temporaries, sourceURL: url,
+                                 limit: limit, lock: lock, partial: partial)
     }
 
     /// A partial in `directory` for the attempts of one fetch only; nil when it cannot be created.
     public static func ephemeral(in directory: URL, url: URL, limit: Int) -> ResumableDownload? {
         // Named like any download temporary: it is one, only kept across this fetch's attempts.
-        let fileURL = directory.appendingPathComponent(FetchRequest.downloadFilePrefix + UUID().uuidString)
+        ephemeral(temporaries: { directory.appendingPathComponent(FetchRequest.downloadFilePrefix + UUID().uuidString) },
+                  url: url, limit: limit)
+    }
+
+    /// A partial for the attempts of one fetch only, at a path `temporaries` gives (a disk
+    /// cache's `makeTemporaryFileURL`), as is the completed body; nil when it cannot be created.
+    public static func ephemeral(temporaries: @escaping @Sendable () -> URL, url: URL, limit: Int) -> ResumableDownload? {
+        let fileURL = temporaries()
         guard let lock = PartialFileLock(path: fileURL.path) else { return nil }
-        return ResumableDownload(fileURL: fileURL, recordURL: nil, sourceURL: url, limit: limit, lock: lock, partial: nil)
+        return ResumableDownload(fileURL: fileURL, recordURL: nil, temporaries: temporaries, sourceURL: url, limit: limit,
+                                 lock: lock, partial: nil)
     }
 
     /// True once a completed body was handed over: another attempt (after a timeout raced the
@@ -178,11 +186,10 @@ public final class ResumableDownload: Sendable, Hashable {
         state.withLock { state in state.body?.written += count }
     }
 
-    /// The complete body: renamed to a fresh download temporary in the same directory (an
+    /// The complete body: renamed to a fresh temporary in the same directory (an
     /// ordinary `.file` body the receiver moves or deletes); nothing is kept.
     func completeBody() throws(FetchError) -> URL {
-        let destination = fileURL.deletingLastPathComponent()
-            .appendingPathComponent(FetchRequest.downloadFilePrefix + UUID().uuidString)
+        let destination = temporaries()
         return try state.withLock { state throws(FetchError) -> URL in
             state.partial = nil
             state.body = nil
@@ -246,7 +253,7 @@ public final class ResumableDownload: Sendable, Hashable {
         }
         let record = PartialRecord(url: sourceURL.absoluteString, validator: partial.validator, bytes: partial.bytes,
                                    total: partial.total)
-        if (try? record.write(to: recordURL)) == nil { try? FileManager.default.removeItem(at: recordURL) }
+        if (try? record.write(to: recordURL, through: temporaries())) == nil { try? FileManager.default.removeItem(at: recordURL) }
     }
 
     /// True once after the partial was dropped because the answer to a range request could not

@@ -15,8 +15,8 @@ struct FetchStage: Sendable {
     let clock: any Clock<Duration>
     let idleTimeout: Double
     let maxResponseSize: Int
-    /// Where download-to-file temporaries go: the disk cache's directory when there is one, so
-    /// the finished file is renamed into the cache, else `Configuration.temporaryDirectory`.
+    /// Where download-to-file temporaries go when no disk cache hands them out
+    /// (`Configuration.temporaryDirectory`).
     let temporaryDirectory: URL
     let disk: DiskStage
     let diagnostics: PipelineDiagnostics
@@ -28,7 +28,7 @@ struct FetchStage: Sendable {
         clock = configuration.clock
         idleTimeout = configuration.idleTimeout
         maxResponseSize = configuration.maxResponseSize
-        temporaryDirectory = configuration.diskCache?.directory ?? configuration.temporaryDirectory
+        temporaryDirectory = configuration.temporaryDirectory
         self.disk = disk
         self.diagnostics = diagnostics
     }

@@ -29,6 +29,9 @@ final class StoredBody: FetchBody {
             resumption?.close()
             resumption = makeResumption()
         }
+        // With a disk cache, a download lands in a file the cache handed out, so the finished
+        // body is renamed into it and a killed process's leftover is swept with the cache's.
+        if strategy == .downloadToFile { request.downloadFileURL = stage.disk.cache?.makeTemporaryFileURL() }
         guard let resumption else { return }
         request.resumption = resumption
         request.headers.merge(resumption.rangeHeaders()) { _, range in range }
@@ -56,15 +59,19 @@ final class StoredBody: FetchBody {
         resumption?.close()
     }
 
-    /// The partial for this fetch: in the disk cache's directory under a name per source (kept
-    /// for later loads, bounded also by the cache's size limit), else a file for this fetch's
-    /// retries only (also when the request must not write the disk). Nil for in-memory fetches,
-    /// or when another fetch owns the source's partial.
+    /// The partial for this fetch: the one the disk cache keeps for the source (kept for later
+    /// loads, bounded also by the cache's size limit), else a file for this fetch's retries only
+    /// (in the disk cache's directory when there is one, so the finished body is renamed into
+    /// it; also when the request must not write the disk). Nil for in-memory fetches, or when
+    /// another fetch owns the source's partial.
     private func makeResumption() -> ResumableDownload? {
         guard strategy == .downloadToFile else { return nil }
         if writes, let cache = stage.disk.cache {
-            return .persistent(in: cache.directory, sourceKey: sourceKey, url: url,
-                               limit: min(stage.maxResponseSize, cache.configuration.sizeLimit))
+            return .persistent(cache.partialDownloadFiles(forKey: sourceKey), temporaries: cache.makeTemporaryFileURL,
+                               url: url, limit: min(stage.maxResponseSize, cache.configuration.sizeLimit))
+        }
+        if let cache = stage.disk.cache {
+            return .ephemeral(temporaries: cache.makeTemporaryFileURL, url: url, limit: stage.maxResponseSize)
         }
         return .ephemeral(in: stage.temporaryDirectory, url: url, limit: stage.maxResponseSize)
     }

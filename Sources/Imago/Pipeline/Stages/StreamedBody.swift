@@ -33,7 +33,7 @@ final class StreamedBody: FetchBody {
     func prepare(_ fetchRequest: inout FetchRequest) {
         session?.close()
         let session = StreamingDecodeSession(stage: decodeStage, request: request, shared: shared,
-                                             teeDirectory: writableCache?.directory)
+                                             teeFile: writableCache?.makeTemporaryFileURL)
         self.session = session
         fetchRequest.bodyConsumer = BodyConsumerReference(session)
     }

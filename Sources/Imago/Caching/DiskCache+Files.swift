@@ -1,0 +1,26 @@
+import Foundation
+
+/// The files the disk cache hands out to be filled elsewhere (a download, a streamed body's
+/// copy, a partial kept between loads): in its directory, so moving one in is a rename, and
+/// named by the cache, so whatever a killed process leaves behind is swept with the cache's own
+/// leftovers after `Configuration.temporaryFileGracePeriod`. Nothing outside the cache needs to
+/// know how it names files.
+extension DiskCache {
+    /// The two files of a partial download: the bytes, and the record that vouches for them.
+    public struct PartialDownloadFiles: Sendable, Hashable {
+        public let file: URL
+        public let record: URL
+    }
+
+    /// A fresh path for a body that may be stored into this cache (`store(fileAt:)`).
+    public func makeTemporaryFileURL() -> URL {
+        directory.appendingPathComponent(DiskCacheNaming.handedOutPrefix + UUID().uuidString)
+    }
+
+    /// Where the partial download of `key` is kept between loads (one per key).
+    public func partialDownloadFiles(forKey key: String) -> PartialDownloadFiles {
+        let name = DiskCacheNaming.partialDownloadPrefix + DiskCacheNaming.hash(forKey: key)
+        return PartialDownloadFiles(file: directory.appendingPathComponent(name),
+                                    record: directory.appendingPathComponent(name + DiskCacheNaming.partialRecordSuffix))
+    }
+}
