@@ -16,7 +16,7 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
-    private func request(_ url: URL, _ strategy: FetchStrategy = .inMemory, maxSize: Int = 256 << 20) -> FetchRequest {
+    private func request(_ url: URL, _ strategy: FetchStrategy = .data, maxSize: Int = 256 << 20) -> FetchRequest {
         FetchRequest(url: url, strategy: strategy, idleTimeout: 10, maxResponseSize: maxSize, temporaryDirectory: scratch)
     }
 
@@ -92,7 +92,7 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
         let transport = AsyncHTTPClientTransport()
         let baseline = ProcessResources.now().residentBytes
         let peakResident = PeakResident(baseline: baseline)
-        let result = try await transport.fetch(request(server.url(for: "/huge.bin"), .downloadToFile)) { progress in
+        let result = try await transport.fetch(request(server.url(for: "/huge.bin"), .file)) { progress in
             peakResident.sample(every: 8 << 20, received: progress.received)
         }
         guard case .file(let file) = result.body else { return XCTFail("expected a file") }

@@ -64,7 +64,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         contract.server.setRoute("/drip", Route(body: contract.body, faults: Faults(bytesPerSecond: 50_000)))
         let started = ContinuousClock.now
         do {
-            _ = try await limited.fetch(contract.request("/drip", .downloadToFile, idleTimeout: 10)) { _ in }
+            _ = try await limited.fetch(contract.request("/drip", .file, idleTimeout: 10)) { _ in }
             XCTFail("a 6-second transfer finished within 300 ms")
         } catch {
             XCTAssertEqual(error, .timedOut)
@@ -106,7 +106,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
 
     func testAnUnsupportedEncodingFailsRatherThanPassingOffEncodedBytes() async throws {
         contract.server.setRoute("/br", Route(body: contract.body, faults: Faults(headers: ["Content-Encoding": "br"])))
-        await contract.expectFailure(contract.request("/br", .downloadToFile)) { $0 == .transport("unsupported Content-Encoding br") }
+        await contract.expectFailure(contract.request("/br", .file)) { $0 == .transport("unsupported Content-Encoding br") }
         XCTAssertEqual(try contract.leftovers(), [])
     }
 

@@ -114,7 +114,7 @@ final class HTTPFaultSoakTests: XCTestCase {
         var random = SeededGenerator(seed: seed)
         let plan = (0..<loads).map { index in
             SoakLoad(index: index, fault: SoakFault.pick(using: &random),
-                     path: "/\(name)/\(index).jpg", strategy: index % 2 == 0 ? .inMemory : .downloadToFile)
+                     path: "/\(name)/\(index).jpg", strategy: index % 2 == 0 ? .data : .file)
         }
         for load in plan {
             server.setRoute(load.path, load.fault.route(image: image, oversized: oversized, gate: load.gate))
@@ -167,7 +167,7 @@ final class HTTPFaultSoakTests: XCTestCase {
         let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
         // Only the partials (and their records) that downloads broken mid-body keep for the
         // next load by design; they are swept after the cache's grace period. Nothing else.
-        let keptPartials = Set(plan.filter { $0.strategy == .downloadToFile && SoakFault.leavingResumablePartials.contains($0.fault) }
+        let keptPartials = Set(plan.filter { $0.strategy == .file && SoakFault.leavingResumablePartials.contains($0.fault) }
             .flatMap { load -> [String] in
                 let key = ImageRequest(source: .url(server.url(for: load.path))).source.identity
                 let partial = ResumableDownload.partialFilePrefix + DiskCacheNaming.hash(forKey: key)

@@ -27,7 +27,7 @@ final class StreamingPipelineTests: XCTestCase {
     private func pipeline(disk: Bool = false, previews: PreviewPolicy? = nil) throws -> ImagePipeline {
         var configuration = ImagePipeline.Configuration(
             memoryCache: nil, diskCache: disk ? try DiskCache(directory: cacheDirectory) : nil,
-            fetchStrategy: .streaming, retryPolicy: .none)
+            fetchStrategy: .stream, retryPolicy: .none)
         configuration.previews = previews
         return ImagePipeline(configuration: configuration)
     }
@@ -110,7 +110,7 @@ final class StreamingPipelineTests: XCTestCase {
                                             faults: Faults(bytesPerSecond: jpeg.count)))
         server.setRoute("/second.jpg", Route(body: jpeg, contentType: "image/jpeg"))
         let pipeline = ImagePipeline(configuration: .init(
-            memoryCache: nil, fetchStrategy: .streaming, maxConcurrentDecodes: 1, retryPolicy: .none, idleTimeout: 0.3))
+            memoryCache: nil, fetchStrategy: .stream, maxConcurrentDecodes: 1, retryPolicy: .none, idleTimeout: 0.3))
         let (first, second) = (request("/first.jpg"), request("/second.jpg"))
         let firstLoad = Task { try await pipeline.response(for: first) }
         try await waitUntil { pipeline.counters.snapshot.decodes == 1 }

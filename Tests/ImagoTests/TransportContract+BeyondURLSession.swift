@@ -18,7 +18,7 @@ extension TransportContract {
         server.setRoute("/six.bin", Route(body: body))
         let url = server.url(for: "/six.bin")
         XCTAssertEqual(url.absoluteString, "http://[::1]:\(server.port)/six.bin")
-        var request = self.request("/six.bin", .downloadToFile)
+        var request = self.request("/six.bin", .file)
         request.url = url
         do {
             let result = try await transport.fetch(request) { _ in }

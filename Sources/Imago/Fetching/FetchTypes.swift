@@ -3,21 +3,21 @@ import Foundation
 /// How a response body is received.
 public enum FetchStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     /// Accumulate the body in memory (a data task): the fewest copies for small images.
-    case inMemory = "data"
+    case data
     /// Stream the body to a temporary file as it arrives and decode from the file: the whole
     /// compressed body is never held in memory, which matters for very large images.
-    case downloadToFile = "file"
+    case file
     /// Hand the body to the decoder as it arrives (`FetchRequest.bodyConsumer`): pixels are ready
     /// when the last byte is, and no copy of the body is kept (with a disk cache, the bytes are
     /// also written to the cache's temporary file and published once complete and decoded).
-    case streaming = "stream"
+    case stream
 
     /// The strategies that hand back a stored body (`FetchResult.Body.data` or `.file`), which
-    /// transport tests inspect; `.streaming` needs a consumer.
-    public static let storing: [FetchStrategy] = [.inMemory, .downloadToFile]
+    /// transport tests inspect; `.stream` needs a consumer.
+    public static let storing: [FetchStrategy] = [.data, .file]
 }
 
-/// Takes a streaming fetch's body piece by piece (`FetchStrategy.streaming`), Content-Encoding
+/// Takes a streaming fetch's body piece by piece (`FetchStrategy.stream`), Content-Encoding
 /// already undone. The transport asks for the next piece only after `consume` returns: a
 /// consumer that waits (for decode memory, say) holds the transfer back through TCP.
 public protocol StreamingBodyConsumer: AnyObject, Sendable {
@@ -55,10 +55,10 @@ public struct FetchRequest: Sendable, Hashable {
     /// file can be renamed into the cache). Default: the system temporary directory.
     public var temporaryDirectory: URL
     /// The partial a download to file continues or starts (its owner adds its `Range` /
-    /// `If-Range` to `headers` and settles it after the attempt); only `.downloadToFile` uses it.
+    /// `If-Range` to `headers` and settles it after the attempt); only `.file` uses it.
     /// Default nil: a fresh temporary, removed on any failure.
     public var resumption: ResumableDownload? = nil
-    /// Where a `.streaming` request's body goes. Default nil; a streaming request without one
+    /// Where a `.stream` request's body goes. Default nil; a streaming request without one
     /// fails with `.bodyRefused` before any I/O.
     public var bodyConsumer: BodyConsumerReference? = nil
 
@@ -72,7 +72,7 @@ public struct FetchRequest: Sendable, Hashable {
         temporaryDirectory.appendingPathComponent(Self.downloadFilePrefix + UUID().uuidString)
     }
 
-    public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .inMemory,
+    public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .data,
                 idleTimeout: Double = 30, maxResponseSize: Int = 256 << 20,
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         self.url = url
@@ -125,7 +125,7 @@ public struct FetchResult: Sendable {
         case file(URL)
         /// 304: the cached copy the request revalidated is still good.
         case notModified
-        /// `.streaming`: every byte went to the request's `bodyConsumer`, none was kept.
+        /// `.stream`: every byte went to the request's `bodyConsumer`, none was kept.
         case streamed
     }
     public var head: FetchResponseHead

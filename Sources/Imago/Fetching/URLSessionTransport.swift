@@ -38,7 +38,7 @@ public final class URLSessionTransport: ImageTransport {
                       progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
         try request.checkURL()
         if Task.isCancelled { throw .cancelled }
-        if request.strategy == .streaming { return try await fetchBufferedThenStream(request, progress: progress) }
+        if request.strategy == .stream { return try await fetchBufferedThenStream(request, progress: progress) }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
         urlRequest.timeoutInterval = max(1, request.idleTimeout.rounded(.up))

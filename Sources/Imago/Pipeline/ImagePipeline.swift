@@ -122,7 +122,7 @@ public final class ImagePipeline: Sendable {
     private func fetchAndDecode(_ url: URL, _ request: ImageRequest, _ shared: SharedWork, lookup: DiskLookup) async -> Outcome {
         let (fetchStage, decodeStage, diskStage) = (self.fetchStage, self.decodeStage, self.diskStage)
         switch request.fetchStrategy ?? configuration.fetchStrategy {
-        case .streaming:
+        case .stream:
             let body = StreamedBody(request: request, shared: shared, decodeStage: decodeStage, disk: diskStage)
             return await fetchStage.fetch(url, request, lookup: lookup, shared: shared, into: body)
         case let strategy:

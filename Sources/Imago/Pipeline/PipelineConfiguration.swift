@@ -16,7 +16,7 @@ extension ImagePipeline {
         /// the server (default `.http`: RFC 9111's rules for a private cache). Freshness is
         /// judged on the disk cache's clock (`DiskCache.Configuration.now`).
         public var httpCachePolicy: HTTPCachePolicy
-        /// How bodies are received unless a request says otherwise (default `.inMemory`).
+        /// How bodies are received unless a request says otherwise (default `.data`).
         public var fetchStrategy: FetchStrategy
         /// Fetches running at once (default 6).
         public var maxConcurrentFetches: Int
@@ -54,7 +54,7 @@ extension ImagePipeline {
         public var temporaryDirectory: URL
         /// Receives every `PipelineEvent` (default nil). Called on arbitrary threads.
         public var eventHandler: (@Sendable (PipelineEvent) -> Void)?
-        /// Progressive previews while a `.streaming` fetch arrives (progressive JPEG scans, Adam7
+        /// Progressive previews while a `.stream` fetch arrives (progressive JPEG scans, Adam7
         /// PNG passes), published inside `loading` (rule PREVIEW-1). Default nil: none.
         public var previews: PreviewPolicy? = nil
 
@@ -62,7 +62,7 @@ extension ImagePipeline {
                     memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),
                     diskCache: DiskCache? = nil,
                     httpCachePolicy: HTTPCachePolicy = .http,
-                    fetchStrategy: FetchStrategy = .inMemory,
+                    fetchStrategy: FetchStrategy = .data,
                     maxConcurrentFetches: Int = 6,
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
                     decodeMemoryBudget: Int = MemoryBudgets.current.decodeBudget,

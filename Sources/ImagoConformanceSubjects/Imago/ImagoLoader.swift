@@ -44,7 +44,7 @@ final class ImagoLoader: LoaderUnderTest {
             temporaryDirectory: context.temporaryDirectory)
         // Previews come with the streaming strategy, always on there (PREVIEW-1, and the other
         // checks see what an app with previews on publishes), at the rate the check asks for.
-        if strategy == .streaming {
+        if strategy == .stream {
             var previews = PreviewPolicy()
             if let interval = context.previewInterval { previews.minimumInterval = interval }
             configuration.previews = previews
@@ -54,9 +54,9 @@ final class ImagoLoader: LoaderUnderTest {
 
     static func fetchStrategy(_ strategy: LoaderContext.FetchStrategy) -> FetchStrategy {
         switch strategy {
-        case .data: .inMemory
-        case .file: .downloadToFile
-        case .streaming: .streaming
+        case .data: .data
+        case .file: .file
+        case .stream: .stream
         }
     }
 

@@ -20,7 +20,7 @@ final class NginxResumeTests: NginxTestCase {
     private func diskCachePipeline(_ transport: NginxTransportCase, _ directory: URL, retries: RetryPolicy) throws -> ImagePipeline {
         ImagePipeline(configuration: .init(
             transport: transport.make(), memoryCache: nil, diskCache: try DiskCache(directory: directory),
-            fetchStrategy: .downloadToFile, respondsToMemoryPressure: false, retryPolicy: retries))
+            fetchStrategy: .file, respondsToMemoryPressure: false, retryPolicy: retries))
     }
 
     func testAnInterruptedLargeDownloadResumesWithA206() async throws {

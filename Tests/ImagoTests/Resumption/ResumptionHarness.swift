@@ -38,7 +38,7 @@ struct ResumptionHarness {
         if let cacheClock { cacheConfiguration.now = cacheClock }
         let cache = diskCache ? try DiskCache(directory: scratch, configuration: cacheConfiguration) : nil
         var configuration = ImagePipeline.Configuration(
-            transport: transport, memoryCache: nil, diskCache: cache, fetchStrategy: .downloadToFile,
+            transport: transport, memoryCache: nil, diskCache: cache, fetchStrategy: .file,
             retryPolicy: retries)
         configuration.idleTimeout = idleTimeout
         configuration.temporaryDirectory = scratch

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `.inMemory` and `.downloadToFile` strategies: the body is kept whole (in memory, or in a
+/// The `.data` and `.file` strategies: the body is kept whole (in memory, or in a
 /// file) and becomes the `Payload` every decode of the source reads, stored in the disk cache
 /// first when the HTTP cache policy allows. A download to file keeps what a broken transfer
 /// received, for the retries (and, with a disk cache, later loads) to continue with Range /
@@ -61,7 +61,7 @@ final class StoredBody: FetchBody {
     /// retries only (also when the request must not write the disk). Nil for in-memory fetches,
     /// or when another fetch owns the source's partial.
     private func makeResumption() -> ResumableDownload? {
-        guard strategy == .downloadToFile else { return nil }
+        guard strategy == .file else { return nil }
         if writes, let cache = stage.disk.cache {
             return .persistent(in: cache.directory, sourceKey: sourceKey, url: url,
                                limit: min(stage.maxResponseSize, cache.configuration.sizeLimit))
