@@ -17,7 +17,7 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
     private func request(_ url: URL, _ strategy: FetchStrategy = .data, maxSize: Int = 256 << 20) -> FetchRequest {
-        FetchRequest(url: url, strategy: strategy, idleTimeout: 10, maxResponseSize: maxSize, temporaryDirectory: scratch)
+        FetchRequest(url: url, strategy: strategy, idleTimeout: .seconds(10), maxResponseSize: maxSize, temporaryDirectory: scratch)
     }
 
     private func downloads() throws -> [String] {

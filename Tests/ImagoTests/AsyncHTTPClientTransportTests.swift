@@ -43,7 +43,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     func testABodyRefusedAtTheHeadIsNotReadOn() async throws { try await contract.aBodyRefusedAtTheHeadIsNotReadOn() }
     func testStallBeyondTheIdleTimeoutTimesOut() async throws { try await contract.stallBeyondTheIdleTimeoutTimesOut() }
     func testASlowButLiveBodyOutlastsTheIdleTimeout() async throws {
-        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: 0.25)
+        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: .milliseconds(250))
     }
     func testCancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
         try await contract.cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile()
@@ -64,7 +64,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         contract.server.setRoute("/drip", Route(body: contract.body, faults: Faults(bytesPerSecond: 50_000)))
         let started = ContinuousClock.now
         do {
-            _ = try await limited.fetch(contract.request("/drip", .file, idleTimeout: 10)) { _ in }
+            _ = try await limited.fetch(contract.request("/drip", .file, idleTimeout: .seconds(10))) { _ in }
             XCTFail("a 6-second transfer finished within 300 ms")
         } catch {
             XCTAssertEqual(error, .timedOut)

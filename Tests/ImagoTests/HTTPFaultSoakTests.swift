@@ -100,7 +100,7 @@ final class HTTPFaultSoakTests: XCTestCase {
             diskCache: try DiskCache(directory: cacheDirectory, configuration: .init(sizeLimit: 2 << 20)),
             maxConcurrentFetches: 12,
             retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(2), maxDelay: .milliseconds(20)),
-            idleTimeout: 1,
+            idleTimeout: .seconds(1),
             maxResponseSize: maxResponseSize,
             temporaryDirectory: downloads,
             eventHandler: { event in

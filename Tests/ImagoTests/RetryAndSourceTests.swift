@@ -24,7 +24,7 @@ final class RetryAndSourceTests: XCTestCase {
         let clock = ManualClock()
         let policy = RetryPolicy(maxRetries: 3, initialDelay: .seconds(10), multiplier: 2, maxDelay: .seconds(15))
         XCTAssertEqual([1, 2, 3].map(policy.delay(beforeRetry:)), [.seconds(10), .seconds(15), .seconds(15)])
-        let pipeline = ImagePipeline(configuration: .init(retryPolicy: policy, clock: clock))
+        let pipeline = ImagePipeline(configuration: .init(retryPolicy: policy, clock: PipelineClock(sleepingOn: clock)))
         let request = ImageRequest(source: .url(server.url(for: "/flaky.png")))
         let load = Task { try await pipeline.response(for: request) }
         await waitForSleeper(clock)
@@ -43,7 +43,7 @@ final class RetryAndSourceTests: XCTestCase {
     func testCancelDuringBackOffStopsRequestsAndIsNotAFailure() async throws {
         server.setRoute("/down.png", Route(body: png, faults: Faults(status: 500)))
         let clock = ManualClock()
-        let pipeline = ImagePipeline(configuration: .init(retryPolicy: RetryPolicy(maxRetries: 5), clock: clock))
+        let pipeline = ImagePipeline(configuration: .init(retryPolicy: RetryPolicy(maxRetries: 5), clock: PipelineClock(sleepingOn: clock)))
         let request = ImageRequest(source: .url(server.url(for: "/down.png")))
         let load = Task { try await pipeline.response(for: request) }
         await waitForSleeper(clock)
@@ -72,9 +72,10 @@ final class RetryAndSourceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Mutex(Date(timeIntervalSince1970: 1_000_000))
         func pipeline() throws -> ImagePipeline {
-            let disk = try DiskCache(directory: directory, configuration: .init(now: { now.withLock { $0 } }))
+            let disk = try DiskCache(directory: directory)
+            let clock = PipelineClock(now: { now.withLock { $0 } }, sleepingOn: ContinuousClock())
             return ImagePipeline(configuration: .init(memoryCache: nil, diskCache: disk,
-                                                      httpCachePolicy: .init(timeToLive: .seconds(60))))
+                                                      httpCachePolicy: .init(timeToLive: .seconds(60)), clock: clock))
         }
         let request = ImageRequest(source: .url(server.url(for: "/cached.png")))
         let first = try await pipeline().response(for: request)

@@ -110,7 +110,7 @@ final class StreamingPipelineTests: XCTestCase {
                                             faults: Faults(bytesPerSecond: jpeg.count)))
         server.setRoute("/second.jpg", Route(body: jpeg, contentType: "image/jpeg"))
         let pipeline = ImagePipeline(configuration: .init(
-            memoryCache: nil, fetchStrategy: .stream, maxConcurrentDecodes: 1, retryPolicy: .none, idleTimeout: 0.3))
+            memoryCache: nil, fetchStrategy: .stream, maxConcurrentDecodes: 1, retryPolicy: .none, idleTimeout: .milliseconds(300)))
         let (first, second) = (request("/first.jpg"), request("/second.jpg"))
         let firstLoad = Task { try await pipeline.response(for: first) }
         try await waitUntil { pipeline.counters.snapshot.decodes == 1 }

@@ -30,7 +30,7 @@ struct TransportContract {
     // MARK: Helpers
 
     func request(_ path: String, _ strategy: FetchStrategy = .data, headers: [String: String] = [:],
-                 idleTimeout: Double = 10, maxSize: Int = 256 << 20) -> FetchRequest {
+                 idleTimeout: Duration = .seconds(10), maxSize: Int = 256 << 20) -> FetchRequest {
         FetchRequest(url: server.url(for: path), headers: headers, strategy: strategy, idleTimeout: idleTimeout,
                      maxResponseSize: maxSize, temporaryDirectory: downloads)
     }
@@ -146,19 +146,19 @@ struct TransportContract {
 
     func stallBeyondTheIdleTimeoutTimesOut() async throws {
         server.setRoute("/stall", Route(body: body, faults: Faults(stallAfterBytes: 1000)))
-        await expectFailure(request("/stall", .file, idleTimeout: 0.2)) { $0 == .timedOut }
+        await expectFailure(request("/stall", .file, idleTimeout: .milliseconds(200))) { $0 == .timedOut }
         XCTAssertEqual(try leftovers(), [])
     }
 
     /// The idle timeout is about silence: a slow body whose whole transfer takes longer than
     /// the timeout, with bytes arriving every 50 ms, completes.
-    func aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: Double) async throws {
-        let slow = Array(body.prefix(Int(idleTimeout * 2.5 * 100_000)))
+    func aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: Duration) async throws {
+        let slow = Array(body.prefix(Int(idleTimeout.seconds * 2.5 * 100_000)))
         server.setRoute("/slow", Route(body: slow, faults: Faults(bytesPerSecond: 100_000)))
         let started = ContinuousClock.now
         let result = try await transport.fetch(request("/slow", idleTimeout: idleTimeout)) { _ in }
         XCTAssertEqual(try bytes(result), slow)
-        XCTAssertGreaterThan(ContinuousClock.now - started, .seconds(idleTimeout), "the transfer outlasted the timeout")
+        XCTAssertGreaterThan(ContinuousClock.now - started, idleTimeout, "the transfer outlasted the timeout")
     }
 
     func cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {

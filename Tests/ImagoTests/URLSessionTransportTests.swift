@@ -33,7 +33,7 @@ final class URLSessionTransportTests: XCTestCase {
     func testStallBeyondTheIdleTimeoutTimesOut() async throws { try await contract.stallBeyondTheIdleTimeoutTimesOut() }
     /// 1 s: URLSession's idle timeout is whole seconds (FetchRequest.idleTimeout).
     func testASlowButLiveBodyOutlastsTheIdleTimeout() async throws {
-        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: 1)
+        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: .seconds(1))
     }
     func testCancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
         try await contract.cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile()

@@ -43,11 +43,12 @@ public struct FetchRequest: Sendable, Hashable {
     /// Extra request headers (the pipeline adds If-None-Match / If-Modified-Since to revalidate).
     public var headers: [String: String]
     public var strategy: FetchStrategy
-    /// Seconds without receiving anything before the fetch fails with `.timedOut`. Default 30.
-    /// `AsyncHTTPClientTransport` uses it exactly (0.25 is 250 ms; zero, negative or infinite
-    /// turns it off); `URLSessionTransport` rounds it up to whole seconds, because URLSession on
-    /// Linux truncates fractions (0.5 would time out at once).
-    public var idleTimeout: Double
+    /// Time without receiving anything before the fetch fails with `.timedOut`. Default 30 s.
+    /// `AsyncHTTPClientTransport` uses it exactly (250 ms is 250 ms; zero, negative, or
+    /// `FetchRequest.noIdleTimeout` and longer turns it off); `URLSessionTransport` rounds it up
+    /// to whole seconds (at least 1), because URLSession on Linux truncates fractions (0.5 s
+    /// would time out at once).
+    public var idleTimeout: Duration
     /// Bytes a body may have; larger ones fail with `.tooLarge` as soon as that is known (from
     /// Content-Length at the head, or while receiving). Default 256 MiB.
     public var maxResponseSize: Int
@@ -72,8 +73,12 @@ public struct FetchRequest: Sendable, Hashable {
         temporaryDirectory.appendingPathComponent(Self.downloadFilePrefix + UUID().uuidString)
     }
 
+    /// An idle timeout that never fires: a billion seconds (31 years). `Duration` has no
+    /// infinity, and a deadline this far out is where the transports stop counting.
+    public static let noIdleTimeout: Duration = .seconds(1_000_000_000)
+
     public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .data,
-                idleTimeout: Double = 30, maxResponseSize: Int = 256 << 20,
+                idleTimeout: Duration = .seconds(30), maxResponseSize: Int = 256 << 20,
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         self.url = url
         self.headers = headers

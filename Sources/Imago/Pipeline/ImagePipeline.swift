@@ -30,7 +30,8 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let diagnostics = PipelineDiagnostics(counters: counters, eventHandler: configuration.eventHandler)
-        diskStage = DiskStage(cache: configuration.diskCache, policy: configuration.httpCachePolicy, diagnostics: diagnostics)
+        diskStage = DiskStage(cache: configuration.diskCache, policy: configuration.httpCachePolicy,
+                              clock: configuration.clock, diagnostics: diagnostics)
         fetchStage = FetchStage(configuration: configuration, disk: diskStage, diagnostics: diagnostics)
         decodeStage = DecodeStage(configuration: configuration, diagnostics: diagnostics)
         if configuration.respondsToMemoryPressure {

@@ -14,7 +14,7 @@ extension ImagePipeline {
         public var diskCache: DiskCache?
         /// Which responses the disk cache stores and when a stored one is used without asking
         /// the server (default `.http`: RFC 9111's rules for a private cache). Freshness is
-        /// judged on the disk cache's clock (`DiskCache.Configuration.now`).
+        /// judged on `clock`.
         public var httpCachePolicy: HTTPCachePolicy
         /// How bodies are received unless a request says otherwise (default `.data`).
         public var fetchStrategy: FetchStrategy
@@ -42,10 +42,13 @@ extension ImagePipeline {
         public var memoryPressureMonitor: MemoryPressureMonitor
         /// Default: 2 retries, 250 ms doubling up to 4 s.
         public var retryPolicy: RetryPolicy
-        /// Waits between retries run on this clock (default `ContinuousClock`; tests inject one).
-        public var clock: any Clock<Duration>
-        /// Seconds without data before a fetch times out (default 30).
-        public var idleTimeout: Double
+        /// The one time source: exchanges are dated and disk entries judged fresh by its `now`,
+        /// and retry back-offs wait on its `sleep(for:)` (default `.system`: the wall clock and
+        /// `ContinuousClock`; tests inject one).
+        public var clock: PipelineClock
+        /// Time without data before a fetch times out (default 30 s; each transport's reading of
+        /// it, off values included, is on `FetchRequest.idleTimeout`).
+        public var idleTimeout: Duration
         /// Largest body accepted, in bytes (default 256 MiB).
         public var maxResponseSize: Int
         /// Where download-to-file temporaries go when there is no disk cache (default: the
@@ -69,8 +72,8 @@ extension ImagePipeline {
                     respondsToMemoryPressure: Bool = true,
                     memoryPressureMonitor: MemoryPressureMonitor = .shared,
                     retryPolicy: RetryPolicy = RetryPolicy(),
-                    clock: any Clock<Duration> = ContinuousClock(),
-                    idleTimeout: Double = 30,
+                    clock: PipelineClock = .system,
+                    idleTimeout: Duration = .seconds(30),
                     maxResponseSize: Int = 256 << 20,
                     temporaryDirectory: URL = FileManager.default.temporaryDirectory,
                     eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil) {

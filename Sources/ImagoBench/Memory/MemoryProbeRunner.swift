@@ -51,7 +51,7 @@ public enum MemoryProbeRunner {
         guard let url = URL(string: url), let transport = Self.transport(name) else { return }
         // One small request through the same transport: its code pages and connection pool are
         // the stack's, not the probe's. The body is a tiny Range so a large image is not read.
-        let request = FetchRequest(url: url, headers: ["Range": "bytes=0-0"], idleTimeout: 5)
+        let request = FetchRequest(url: url, headers: ["Range": "bytes=0-0"], idleTimeout: .seconds(5))
         _ = try? await transport.fetch(request) { _ in }
     }
 

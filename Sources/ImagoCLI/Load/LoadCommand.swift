@@ -110,7 +110,8 @@ struct LoadCommand: AsyncParsableCommand {
             httpCachePolicy: HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
                                              alwaysRevalidate: alwaysRevalidate),
             fetchStrategy: strategy ?? (cacheDir != nil ? .file : .data),
-            idleTimeout: timeout,
+            // Validated positive and finite; from a billion seconds it means never, as before.
+            idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
             temporaryDirectory: downloads.url,
             eventHandler: recorder.record)
         if previews {

@@ -40,7 +40,7 @@ final class ImagoLoader: LoaderUnderTest {
             respondsToMemoryPressure: pressureMonitor != nil,
             memoryPressureMonitor: pressureMonitor ?? .shared,
             retryPolicy: RetryPolicy(maxRetries: context.maxRetries, initialDelay: context.retryDelay),
-            clock: context.clock,
+            clock: PipelineClock(sleepingOn: context.clock),
             temporaryDirectory: context.temporaryDirectory)
         // Previews come with the streaming strategy, always on there (PREVIEW-1, and the other
         // checks see what an app with previews on publishes), at the rate the check asks for.

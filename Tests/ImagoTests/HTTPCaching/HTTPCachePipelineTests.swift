@@ -5,7 +5,8 @@ import ImagoTestServer
 
 /// The pipeline applies the HTTP cache policy against the loopback server, for both fetch
 /// strategies: what reaches the disk, which loads ask the server, and what each load reports.
-/// The disk cache's clock is injected, and routes send a `Date` from it (`serve`).
+/// The pipeline's clock is injected (its dates; the disk cache keeps real time for its own
+/// bookkeeping), and routes send a `Date` from it (`serve`).
 final class HTTPCachePipelineTests: XCTestCase {
     private var server: TestServer!
     private var directory: URL!
@@ -34,10 +35,10 @@ final class HTTPCachePipelineTests: XCTestCase {
     /// A new pipeline (a "restart") over the same cache directory and clock.
     private func pipeline(_ strategy: FetchStrategy, _ policy: HTTPCachePolicy = .http,
                           events: (@Sendable (PipelineEvent) -> Void)? = nil) throws -> ImagePipeline {
-        let clock = self.clock
-        let disk = try DiskCache(directory: directory, configuration: .init(now: { clock.now() }))
+        let disk = try DiskCache(directory: directory)
         return ImagePipeline(configuration: .init(memoryCache: nil, diskCache: disk, httpCachePolicy: policy,
-                                                  fetchStrategy: strategy, retryPolicy: .none, eventHandler: events))
+                                                  fetchStrategy: strategy, retryPolicy: .none, clock: clock.pipelineClock(),
+                                                  eventHandler: events))
     }
 
     private func load(_ path: String, _ pipeline: ImagePipeline) async throws -> ImageResponse {

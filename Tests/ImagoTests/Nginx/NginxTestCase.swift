@@ -79,10 +79,10 @@ class NginxTestCase: XCTestCase {
     /// A pipeline over the combination's transport and strategy, without a memory cache (every
     /// load is a fetch).
     func pipeline(_ combination: NginxCombination, retryPolicy: RetryPolicy = quickRetries,
-                  clock: any Clock<Duration> = ContinuousClock(), idleTimeout: Double = 10) -> ImagePipeline {
+                  clock: any Clock<Duration> = ContinuousClock(), idleTimeout: Duration = .seconds(10)) -> ImagePipeline {
         ImagePipeline(configuration: .init(
             transport: combination.transport.make(), memoryCache: nil, fetchStrategy: combination.strategy,
-            respondsToMemoryPressure: false, retryPolicy: retryPolicy, clock: clock, idleTimeout: idleTimeout,
+            respondsToMemoryPressure: false, retryPolicy: retryPolicy, clock: PipelineClock(sleepingOn: clock), idleTimeout: idleTimeout,
             temporaryDirectory: downloads))
     }
 

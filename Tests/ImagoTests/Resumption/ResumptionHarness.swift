@@ -32,7 +32,7 @@ struct ResumptionHarness {
 
     /// A download-to-file pipeline over `transport`; with `diskCache`, one in `scratch`.
     func pipeline(_ transport: any ImageTransport, retries: RetryPolicy = quickRetries, diskCache: Bool = false,
-                  idleTimeout: Double = 10, cacheClock: (@Sendable () -> Date)? = nil, cacheSizeLimit: Int = 64 << 20,
+                  idleTimeout: Duration = .seconds(10), cacheClock: (@Sendable () -> Date)? = nil, cacheSizeLimit: Int = 64 << 20,
                   events: EventKinds? = nil) throws -> ImagePipeline {
         var cacheConfiguration = DiskCache.Configuration(sizeLimit: cacheSizeLimit)
         if let cacheClock { cacheConfiguration.now = cacheClock }

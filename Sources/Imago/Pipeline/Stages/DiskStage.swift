@@ -10,11 +10,13 @@ struct DiskStage: Sendable {
     let cache: DiskCache?
     /// `ImagePipeline.Configuration.httpCachePolicy`.
     let policy: HTTPCachePolicy
+    /// The pipeline's clock: exchanges are dated and freshness is judged by its `now`.
+    let clock: PipelineClock
     let diagnostics: PipelineDiagnostics
 
-    /// The clock HTTP freshness is judged by: the disk cache's (`DiskCache.Configuration.now`).
+    /// The time HTTP dates and freshness are reckoned at (`PipelineClock.now`).
     func now() -> Date {
-        cache?.configuration.now() ?? Date()
+        clock.now
     }
 
     /// The cache's entry for `key` now (nil: none, or no disk cache).
@@ -31,7 +33,7 @@ struct DiskStage: Sendable {
         lookup.hadEntry = entry != nil
         guard let entry else { return lookup }
         switch policy.use(entry.metadata, storedAt: entry.storedAt, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
-                          now: cache.configuration.now()) {
+                          now: now()) {
         case .fresh:
             lookup.fresh = entry
         case .revalidate(let conditional):

@@ -4,16 +4,16 @@ import Synchronization
 /// The fetch stage: the one loop every fetch strategy runs. Each attempt goes to the transport
 /// under the network limit (`Configuration.maxConcurrentFetches`) in the shared work's live
 /// priority order; a transient failure is retried after the retry policy's back-off on the
-/// configured clock; a 304 that confirms nothing usable is asked again unconditionally, once
+/// pipeline's clock; a 304 that confirms nothing usable is asked again unconditionally, once
 /// (`DiskLookup.askingUnconditionally`). What differs between strategies (a body kept in memory,
 /// downloaded to a resumable file, or decoded as it arrives) is the `FetchBody` passed in.
 struct FetchStage: Sendable {
     let transport: any ImageTransport
     let limiter: StageLimiter
     let retryPolicy: RetryPolicy
-    /// Where back-offs wait (`Configuration.clock`).
-    let clock: any Clock<Duration>
-    let idleTimeout: Double
+    /// Where back-offs wait (`Configuration.clock`, `PipelineClock.sleep(for:)`).
+    let clock: PipelineClock
+    let idleTimeout: Duration
     let maxResponseSize: Int
     /// Where download-to-file temporaries go: the disk cache's directory when there is one, so
     /// the finished file is renamed into the cache, else `Configuration.temporaryDirectory`.
@@ -87,7 +87,7 @@ struct FetchStage: Sendable {
         case giveUp(ImageLoadingError)
     }
 
-    /// After a failed attempt: waits out the retry policy's back-off on the configured clock
+    /// After a failed attempt: waits out the retry policy's back-off on the pipeline's clock
     /// when the error is worth retrying and retries remain (`.retry`), else the failure to end
     /// with (`.cancelled` when cancelled during the wait: no more requests, RETRY-2).
     private func backOff(after error: FetchError, retries: inout Int, _ sourceKey: String) async -> BackOff {
