@@ -150,9 +150,9 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
     /// The pipeline's default on Linux.
     func testTheLinuxDefaultTransportIsTheSharedAsyncHTTPClientTransport() {
         #if os(Linux)
-        XCTAssertTrue(ImagePipeline.Configuration().transport as? AsyncHTTPClientTransport === AsyncHTTPClientTransport.shared)
+        XCTAssertTrue(ImagePipeline.Configuration().dependencies.transport as? AsyncHTTPClientTransport === AsyncHTTPClientTransport.shared)
         #else
-        XCTAssertTrue(ImagePipeline.Configuration().transport is URLSessionTransport)
+        XCTAssertTrue(ImagePipeline.Configuration().dependencies.transport is URLSessionTransport)
         #endif
     }
 }

@@ -95,21 +95,18 @@ final class HTTPFaultSoakTests: XCTestCase {
         var transport: (any ImageTransport & AnyObject)? = kind.make()
         weak let releasedTransport = transport
         var pipeline: ImagePipeline? = ImagePipeline(configuration: .init(
-            transport: transport!,
-            memoryCache: nil,
-            diskCache: try DiskCache(directory: cacheDirectory, configuration: .init(sizeLimit: 2 << 20)),
-            maxConcurrentFetches: 12,
-            retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(2), maxDelay: .milliseconds(20)),
-            idleTimeout: .seconds(1),
-            maxResponseSize: maxResponseSize,
-            temporaryDirectory: downloads,
-            eventHandler: { event in
+            dependencies: .init(transport: transport!, memoryCache: nil,
+                                diskCache: try DiskCache(directory: cacheDirectory, configuration: .init(sizeLimit: 2 << 20))),
+            network: .init(retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(2), maxDelay: .milliseconds(20)),
+                           idleTimeout: .seconds(1), maxResponseSize: maxResponseSize, temporaryDirectory: downloads),
+            limits: .init(maxConcurrentFetches: 12),
+            diagnostics: .init(eventHandler: { event in
                 switch event.kind {
                 case .fetchStart: fetchEvents.withLock { $0.started += 1 }
                 case .fetchEnd: fetchEvents.withLock { $0.ended += 1 }
                 default: break
                 }
-            }))
+            })))
 
         var random = SeededGenerator(seed: seed)
         let plan = (0..<loads).map { index in

@@ -23,8 +23,8 @@ final class PipelineTests: XCTestCase {
 
     private func pipeline(_ strategy: FetchStrategy, disk: Bool = false, retry: RetryPolicy = .none) throws -> ImagePipeline {
         ImagePipeline(configuration: .init(
-            diskCache: disk ? try DiskCache(directory: cacheDirectory) : nil,
-            fetchStrategy: strategy, retryPolicy: retry))
+            dependencies: .init(diskCache: disk ? try DiskCache(directory: cacheDirectory) : nil),
+            network: .init(fetchStrategy: strategy, retryPolicy: retry)))
     }
 
     private func request(_ path: String, maxPixelSize: Int? = nil) -> ImageRequest {
@@ -147,7 +147,7 @@ final class PipelineTests: XCTestCase {
             await expectFailure(pipeline, request("/missing.jpg"), .fetch(.httpStatus(404)))
             await expectFailure(pipeline, request("/missing.jpg"), .fetch(.httpStatus(404)))
             XCTAssertEqual(pipeline.counters.snapshot.decodes, 0, "a 404 body is never decoded")
-            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0)
+            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0)
         }
         XCTAssertEqual(server.counters.requests(for: "/missing.jpg"), 2 * FetchStrategy.allCases.count, "no retries, no negative caching")
     }
@@ -159,7 +159,7 @@ final class PipelineTests: XCTestCase {
             let pipeline = try pipeline(strategy, disk: true)
             await expectFailure(pipeline, request("/page.jpg"), .decoding(.unsupportedFormat("unknown")))
             await expectFailure(pipeline, request("/anim.gif"), .decoding(.unsupportedFormat("gif")))
-            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0, "DISK-3")
+            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0, "DISK-3")
             XCTAssertEqual(pipeline.counters.snapshot.decodes, 0)
         }
     }
@@ -182,7 +182,7 @@ final class PipelineTests: XCTestCase {
             } catch {
                 guard case .fetch(let fetchError) = error, fetchError.isTransient else { return XCTFail("\(error)") }
             }
-            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0)
+            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0)
             XCTAssertNil(pipeline.cachedResponse(for: request("/cut.jpg")))
         }
     }

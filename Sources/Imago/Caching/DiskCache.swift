@@ -44,7 +44,7 @@ public final class DiskCache: Sendable {
         /// The clock for the cache's own bookkeeping: `storedAt`, recorded access times (which
         /// entry is evicted first) and the age of temporary files in sweeps (default
         /// `Date.init`); inject one in tests. HTTP freshness is not judged by it: the pipeline
-        /// dates each response on its own clock (`ImagePipeline.Configuration.clock`) and keeps
+        /// dates each response on its own clock (`ImagePipeline.Configuration.Dependencies.clock`) and keeps
         /// those dates in the entry's metadata (`storedAt` stands in only for an entry stored
         /// without them).
         public var now: @Sendable () -> Date

@@ -73,8 +73,8 @@ public enum MemoryProbeRunner {
                 throw BenchError("bad fetch probe \(url) \(strategy) \(transportName ?? "default")")
             }
             var configuration = ImagePipeline.Configuration(
-                transport: transport, memoryCache: nil, fetchStrategy: strategy, retryPolicy: RetryPolicy.none,
-                temporaryDirectory: URL(fileURLWithPath: temporaryDirectory))
+                dependencies: .init(transport: transport, memoryCache: nil),
+                network: .init(fetchStrategy: strategy, retryPolicy: RetryPolicy.none, temporaryDirectory: URL(fileURLWithPath: temporaryDirectory)))
             if previews { configuration.previews = PreviewPolicy() }
             let pipeline = ImagePipeline(configuration: configuration)
             owner.watch(pipeline)
@@ -84,7 +84,7 @@ public enum MemoryProbeRunner {
         case .pipelineBatch(let file, let count, let cacheCostLimit):
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             let pipeline = ImagePipeline(configuration: .init(
-                memoryCache: MemoryCache(configuration: .init(costLimit: cacheCostLimit))))
+                dependencies: .init(memoryCache: MemoryCache(configuration: .init(costLimit: cacheCostLimit)))))
             owner.watch(pipeline)
             var total = 0
             for index in 0..<count {

@@ -103,17 +103,16 @@ struct LoadCommand: AsyncParsableCommand {
         // goes, which can be after the pipeline's events say its work ended.
         let downloads = try RunDirectory.make()
         defer { downloads.remove() }
+        let httpPolicy = HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
+                                          alwaysRevalidate: alwaysRevalidate)
         var configuration = ImagePipeline.Configuration(
-            transport: transport.make(),
-            memoryCache: noMemoryCache ? nil : MemoryCache(),
-            diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) },
-            httpCachePolicy: HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
-                                             alwaysRevalidate: alwaysRevalidate),
-            fetchStrategy: strategy ?? (cacheDir != nil ? .file : .data),
-            // Validated positive and finite; from a billion seconds it means never, as before.
-            idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
-            temporaryDirectory: downloads.url,
-            eventHandler: recorder.record)
+            dependencies: .init(transport: transport.make(), memoryCache: noMemoryCache ? nil : MemoryCache(),
+                                diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) }),
+            network: .init(fetchStrategy: strategy ?? (cacheDir != nil ? .file : .data), httpCachePolicy: httpPolicy,
+                           // Validated positive and finite; from a billion seconds it means never, as before.
+                           idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
+                           temporaryDirectory: downloads.url),
+            diagnostics: .init(eventHandler: recorder.record))
         if previews {
             configuration.previews = PreviewPolicy(minimumInterval: .milliseconds(Int((previewInterval * 1000).rounded())))
         }

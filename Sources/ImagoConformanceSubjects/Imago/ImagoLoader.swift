@@ -34,14 +34,12 @@ final class ImagoLoader: LoaderUnderTest {
         pressureMonitor = caches.memory ? MemoryPressureMonitor() : nil
         let strategy = context.fetchStrategy ?? defaultStrategy
         var configuration = ImagePipeline.Configuration(
-            memoryCache: memory, diskCache: disk,
-            fetchStrategy: Self.fetchStrategy(strategy),
-            maxConcurrentFetches: context.maxConcurrentFetches ?? 6,
-            respondsToMemoryPressure: pressureMonitor != nil,
-            memoryPressureMonitor: pressureMonitor ?? .shared,
-            retryPolicy: RetryPolicy(maxRetries: context.maxRetries, initialDelay: context.retryDelay),
-            clock: PipelineClock(sleepingOn: context.clock),
-            temporaryDirectory: context.temporaryDirectory)
+            dependencies: .init(memoryCache: memory, diskCache: disk, clock: PipelineClock(sleepingOn: context.clock)),
+            network: .init(fetchStrategy: Self.fetchStrategy(strategy),
+                           retryPolicy: RetryPolicy(maxRetries: context.maxRetries, initialDelay: context.retryDelay),
+                           temporaryDirectory: context.temporaryDirectory),
+            limits: .init(maxConcurrentFetches: context.maxConcurrentFetches ?? 6),
+            memory: .init(respondsToPressure: pressureMonitor != nil, pressureMonitor: pressureMonitor ?? .shared))
         // Previews come with the streaming strategy, always on there (PREVIEW-1, and the other
         // checks see what an app with previews on publishes), at the rate the check asks for.
         if strategy == .stream {

@@ -36,9 +36,9 @@ final class HTTPCachePipelineTests: XCTestCase {
     private func pipeline(_ strategy: FetchStrategy, _ policy: HTTPCachePolicy = .http,
                           events: (@Sendable (PipelineEvent) -> Void)? = nil) throws -> ImagePipeline {
         let disk = try DiskCache(directory: directory)
-        return ImagePipeline(configuration: .init(memoryCache: nil, diskCache: disk, httpCachePolicy: policy,
-                                                  fetchStrategy: strategy, retryPolicy: .none, clock: clock.pipelineClock(),
-                                                  eventHandler: events))
+        return ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil, diskCache: disk, clock: clock.pipelineClock()),
+            network: .init(fetchStrategy: strategy, httpCachePolicy: policy, retryPolicy: .none),
+            diagnostics: .init(eventHandler: events)))
     }
 
     private func load(_ path: String, _ pipeline: ImagePipeline) async throws -> ImageResponse {
@@ -138,7 +138,7 @@ final class HTTPCachePipelineTests: XCTestCase {
             let expected = try await ImageDecoder.decode(Data(otherPNG))
             XCTAssertEqual(changed.pixels, expected.pixels)
             let key = ImageRequest(source: .url(server.url(for: path))).source.identity
-            XCTAssertEqual(try pipeline(strategy).configuration.diskCache?.entry(forKey: key)?.byteCount, otherPNG.count)
+            XCTAssertEqual(try pipeline(strategy).configuration.dependencies.diskCache?.entry(forKey: key)?.byteCount, otherPNG.count)
         }
     }
 

@@ -44,9 +44,10 @@ final class NginxHTTPCachingTests: NginxTestCase {
     private func cachingPipeline(_ combination: NginxCombination, skew: Double = 0) throws -> ImagePipeline {
         let disk = try DiskCache(directory: cacheDirectory(combination))
         return ImagePipeline(configuration: .init(
-            transport: combination.transport.make(), memoryCache: nil, diskCache: disk,
-            fetchStrategy: combination.strategy, respondsToMemoryPressure: false, retryPolicy: .none,
-            clock: PipelineClock(now: { Date() + skew }, sleepingOn: ContinuousClock())))
+            dependencies: .init(transport: combination.transport.make(), memoryCache: nil, diskCache: disk,
+                                clock: PipelineClock(now: { Date() + skew }, sleepingOn: ContinuousClock())),
+            network: .init(fetchStrategy: combination.strategy, retryPolicy: .none),
+            memory: .init(respondsToPressure: false)))
     }
 
     private func outcome(_ path: String, _ combination: NginxCombination, skew: Double = 0) async throws -> ImageResponse {

@@ -46,7 +46,7 @@ final class ResumptionAcrossLoadsTests: XCTestCase {
             XCTAssertTrue((1...half).contains(kept), "\(name): kept \(kept)")
             XCTAssertEqual(harness.ranges(path), [nil, "bytes=\(kept)-"], name)
             XCTAssertEqual(harness.server.counters.bodyBytesSent(for: path), half + jpeg.count - kept, name)
-            XCTAssertNotNil(pipeline.configuration.diskCache?.entry(forKey: harness.request(path).source.identity), name)
+            XCTAssertNotNil(pipeline.configuration.dependencies.diskCache?.entry(forKey: harness.request(path).source.identity), name)
             await harness.expectNoTemporaries(name)
         }
     }

@@ -38,11 +38,11 @@ struct ResumptionHarness {
         if let cacheClock { cacheConfiguration.now = cacheClock }
         let cache = diskCache ? try DiskCache(directory: scratch, configuration: cacheConfiguration) : nil
         var configuration = ImagePipeline.Configuration(
-            transport: transport, memoryCache: nil, diskCache: cache, fetchStrategy: .file,
-            retryPolicy: retries)
-        configuration.idleTimeout = idleTimeout
-        configuration.temporaryDirectory = scratch
-        if let events { configuration.eventHandler = { event in events.append(event.kind) } }
+            dependencies: .init(transport: transport, memoryCache: nil, diskCache: cache),
+            network: .init(fetchStrategy: .file, retryPolicy: retries))
+        configuration.network.idleTimeout = idleTimeout
+        configuration.network.temporaryDirectory = scratch
+        if let events { configuration.diagnostics.eventHandler = { event in events.append(event.kind) } }
         return ImagePipeline(configuration: configuration)
     }
 

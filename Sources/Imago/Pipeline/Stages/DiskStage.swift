@@ -6,9 +6,9 @@ import Foundation
 /// kept off the disk (`store`, `keepOff`); and what a 304 refreshes (`payload(from:…)`). With no
 /// disk cache every decision is "nothing stored".
 struct DiskStage: Sendable {
-    /// `ImagePipeline.Configuration.diskCache` (nil: no disk cache).
+    /// `ImagePipeline.Configuration.Dependencies.diskCache` (nil: no disk cache).
     let cache: DiskCache?
-    /// `ImagePipeline.Configuration.httpCachePolicy`.
+    /// `ImagePipeline.Configuration.Network.httpCachePolicy`.
     let policy: HTTPCachePolicy
     /// The pipeline's clock: exchanges are dated and freshness is judged by its `now`.
     let clock: PipelineClock

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The fetch stage: the one loop every fetch strategy runs. Each attempt goes to the transport
-/// under the network limit (`Configuration.maxConcurrentFetches`) in the shared work's live
+/// under the network limit (`Configuration.Limits.maxConcurrentFetches`) in the shared work's live
 /// priority order; a transient failure is retried after the retry policy's back-off on the
 /// pipeline's clock; a 304 that confirms nothing usable is asked again unconditionally, once
 /// (`DiskLookup.askingUnconditionally`). What differs between strategies (a body kept in memory,
@@ -11,24 +11,25 @@ struct FetchStage: Sendable {
     let transport: any ImageTransport
     let limiter: StageLimiter
     let retryPolicy: RetryPolicy
-    /// Where back-offs wait (`Configuration.clock`, `PipelineClock.sleep(for:)`).
+    /// Where back-offs wait (`Configuration.Dependencies.clock`, `PipelineClock.sleep(for:)`).
     let clock: PipelineClock
     let idleTimeout: Duration
     let maxResponseSize: Int
     /// Where download-to-file temporaries go: the disk cache's directory when there is one, so
-    /// the finished file is renamed into the cache, else `Configuration.temporaryDirectory`.
+    /// the finished file is renamed into the cache, else `Configuration.Network.temporaryDirectory`.
     let temporaryDirectory: URL
     let disk: DiskStage
     let diagnostics: PipelineDiagnostics
 
     init(configuration: ImagePipeline.Configuration, disk: DiskStage, diagnostics: PipelineDiagnostics) {
-        transport = configuration.transport
-        limiter = StageLimiter(limit: configuration.maxConcurrentFetches)
-        retryPolicy = configuration.retryPolicy
-        clock = configuration.clock
-        idleTimeout = configuration.idleTimeout
-        maxResponseSize = configuration.maxResponseSize
-        temporaryDirectory = configuration.diskCache?.directory ?? configuration.temporaryDirectory
+        let (dependencies, network) = (configuration.dependencies, configuration.network)
+        transport = dependencies.transport
+        limiter = StageLimiter(limit: configuration.limits.maxConcurrentFetches)
+        retryPolicy = network.retryPolicy
+        clock = dependencies.clock
+        idleTimeout = network.idleTimeout
+        maxResponseSize = network.maxResponseSize
+        temporaryDirectory = dependencies.diskCache?.directory ?? network.temporaryDirectory
         self.disk = disk
         self.diagnostics = diagnostics
     }
