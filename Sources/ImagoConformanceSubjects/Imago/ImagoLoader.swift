@@ -50,6 +50,8 @@ final class ImagoLoader: LoaderUnderTest {
         pipeline = ImagePipeline(configuration: configuration)
     }
 
+    /// The same names on both sides; two types because the suite depends on no loader (Imago
+    /// included), and a switch so a strategy added to either one fails to compile here.
     static func fetchStrategy(_ strategy: LoaderContext.FetchStrategy) -> FetchStrategy {
         switch strategy {
         case .data: .data
