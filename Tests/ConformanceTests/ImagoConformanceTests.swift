@@ -24,8 +24,8 @@ final class ImagoConformanceTests: XCTestCase {
     func testDownloadToFileMemoryCache() async throws { try await check(.file, .memory) }
     func testDownloadToFileDiskCache() async throws { try await check(.file, .disk) }
     func testDownloadToFileMemoryAndDiskCache() async throws { try await check(.file, .memoryAndDisk) }
-    func testStreamingNoCache() async throws { try await check(.streaming, .none) }
-    func testStreamingMemoryCache() async throws { try await check(.streaming, .memory) }
-    func testStreamingDiskCache() async throws { try await check(.streaming, .disk) }
-    func testStreamingMemoryAndDiskCache() async throws { try await check(.streaming, .memoryAndDisk) }
+    func testStreamingNoCache() async throws { try await check(.stream, .none) }
+    func testStreamingMemoryCache() async throws { try await check(.stream, .memory) }
+    func testStreamingDiskCache() async throws { try await check(.stream, .disk) }
+    func testStreamingMemoryAndDiskCache() async throws { try await check(.stream, .memoryAndDisk) }
 }

@@ -16,8 +16,8 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
 
-    private func request(_ url: URL, _ strategy: FetchStrategy = .inMemory, maxSize: Int = 256 << 20) -> FetchRequest {
-        FetchRequest(url: url, strategy: strategy, idleTimeout: 10, maxResponseSize: maxSize, temporaryDirectory: scratch)
+    private func request(_ url: URL, _ strategy: FetchStrategy = .data, maxSize: Int = 256 << 20) -> FetchRequest {
+        FetchRequest(url: url, strategy: strategy, idleTimeout: .seconds(10), maxResponseSize: maxSize, temporaryDirectory: scratch)
     }
 
     private func downloads() throws -> [String] {
@@ -92,7 +92,7 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
         let transport = AsyncHTTPClientTransport()
         let baseline = ProcessResources.now().residentBytes
         let peakResident = PeakResident(baseline: baseline)
-        let result = try await transport.fetch(request(server.url(for: "/huge.bin"), .downloadToFile)) { progress in
+        let result = try await transport.fetch(request(server.url(for: "/huge.bin"), .file)) { progress in
             peakResident.sample(every: 8 << 20, received: progress.received)
         }
         guard case .file(let file) = result.body else { return XCTFail("expected a file") }
@@ -150,9 +150,9 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
     /// The pipeline's default on Linux.
     func testTheLinuxDefaultTransportIsTheSharedAsyncHTTPClientTransport() {
         #if os(Linux)
-        XCTAssertTrue(ImagePipeline.Configuration().transport as? AsyncHTTPClientTransport === AsyncHTTPClientTransport.shared)
+        XCTAssertTrue(ImagePipeline.Configuration().dependencies.transport as? AsyncHTTPClientTransport === AsyncHTTPClientTransport.shared)
         #else
-        XCTAssertTrue(ImagePipeline.Configuration().transport is URLSessionTransport)
+        XCTAssertTrue(ImagePipeline.Configuration().dependencies.transport is URLSessionTransport)
         #endif
     }
 }

@@ -43,7 +43,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     func testABodyRefusedAtTheHeadIsNotReadOn() async throws { try await contract.aBodyRefusedAtTheHeadIsNotReadOn() }
     func testStallBeyondTheIdleTimeoutTimesOut() async throws { try await contract.stallBeyondTheIdleTimeoutTimesOut() }
     func testASlowButLiveBodyOutlastsTheIdleTimeout() async throws {
-        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: 0.25)
+        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: .milliseconds(250))
     }
     func testCancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
         try await contract.cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile()
@@ -64,7 +64,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         contract.server.setRoute("/drip", Route(body: contract.body, faults: Faults(bytesPerSecond: 50_000)))
         let started = ContinuousClock.now
         do {
-            _ = try await limited.fetch(contract.request("/drip", .downloadToFile, idleTimeout: 10)) { _ in }
+            _ = try await limited.fetch(contract.request("/drip", .file, idleTimeout: .seconds(10))) { _ in }
             XCTFail("a 6-second transfer finished within 300 ms")
         } catch {
             XCTAssertEqual(error, .timedOut)
@@ -106,7 +106,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
 
     func testAnUnsupportedEncodingFailsRatherThanPassingOffEncodedBytes() async throws {
         contract.server.setRoute("/br", Route(body: contract.body, faults: Faults(headers: ["Content-Encoding": "br"])))
-        await contract.expectFailure(contract.request("/br", .downloadToFile)) { $0 == .transport("unsupported Content-Encoding br") }
+        await contract.expectFailure(contract.request("/br", .file)) { $0 == .transport("unsupported Content-Encoding br") }
         XCTAssertEqual(try contract.leftovers(), [])
     }
 

@@ -150,7 +150,7 @@ final class DecodeBudgetTests: XCTestCase {
     }
 
     func testPipelineRefusesADecodeLargerThanTheMemoryLimitBeforeAllocating() async throws {
-        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil)))
         let buffersBefore = PixelMemory.liveBufferCount
         // 1,000,000 x 1,000,000 (libpng's own ceiling): 4 TB of pixels, more than any host has.
         let huge = Self.png(resizing: TestCorpus.bytes("invalid/png-too-large-100000x100000.png"), toSide: 1_000_000)
@@ -213,7 +213,7 @@ final class DecodeBudgetTests: XCTestCase {
     }
 
     func testPipelineChargesTheHeadersEstimateAndGivesItBack() async throws {
-        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil)))
         let jpeg = Data(TestCorpus.bytes("jpeg/progressive-420-q90.jpg"))
         _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "charged")))
         XCTAssertEqual(pipeline.counters.snapshot.decodeBytesAdmitted, try ImageDecoder.memoryEstimate(jpeg).totalBytes)

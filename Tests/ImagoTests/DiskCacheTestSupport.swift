@@ -9,6 +9,12 @@ final class TestClock: Sendable {
     init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = Mutex(start) }
     func now() -> Date { current.withLock { $0 } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+
+    /// A pipeline clock whose dates are this clock's (HTTP freshness moves when it advances);
+    /// back-offs wait on `sleeper` (default: real time).
+    func pipelineClock(sleepingOn sleeper: some Clock<Duration> = ContinuousClock()) -> PipelineClock {
+        PipelineClock(now: { self.now() }, sleepingOn: sleeper)
+    }
 }
 
 /// A fresh directory per test, removed afterwards.

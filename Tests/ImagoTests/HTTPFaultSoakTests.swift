@@ -95,26 +95,23 @@ final class HTTPFaultSoakTests: XCTestCase {
         var transport: (any ImageTransport & AnyObject)? = kind.make()
         weak let releasedTransport = transport
         var pipeline: ImagePipeline? = ImagePipeline(configuration: .init(
-            transport: transport!,
-            memoryCache: nil,
-            diskCache: try DiskCache(directory: cacheDirectory, configuration: .init(sizeLimit: 2 << 20)),
-            maxConcurrentFetches: 12,
-            retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(2), maxDelay: .milliseconds(20)),
-            idleTimeout: 1,
-            maxResponseSize: maxResponseSize,
-            temporaryDirectory: downloads,
-            eventHandler: { event in
+            dependencies: .init(transport: transport!, memoryCache: nil,
+                                diskCache: try DiskCache(directory: cacheDirectory, configuration: .init(sizeLimit: 2 << 20))),
+            network: .init(retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(2), maxDelay: .milliseconds(20)),
+                           idleTimeout: .seconds(1), maxResponseSize: maxResponseSize, temporaryDirectory: downloads),
+            limits: .init(maxConcurrentFetches: 12),
+            diagnostics: .init(eventHandler: { event in
                 switch event.kind {
                 case .fetchStart: fetchEvents.withLock { $0.started += 1 }
                 case .fetchEnd: fetchEvents.withLock { $0.ended += 1 }
                 default: break
                 }
-            }))
+            })))
 
         var random = SeededGenerator(seed: seed)
         let plan = (0..<loads).map { index in
             SoakLoad(index: index, fault: SoakFault.pick(using: &random),
-                     path: "/\(name)/\(index).jpg", strategy: index % 2 == 0 ? .inMemory : .downloadToFile)
+                     path: "/\(name)/\(index).jpg", strategy: index % 2 == 0 ? .data : .file)
         }
         for load in plan {
             server.setRoute(load.path, load.fault.route(image: image, oversized: oversized, gate: load.gate))
@@ -167,7 +164,7 @@ final class HTTPFaultSoakTests: XCTestCase {
         let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
         // Only the partials (and their records) that downloads broken mid-body keep for the
         // next load by design; they are swept after the cache's grace period. Nothing else.
-        let keptPartials = Set(plan.filter { $0.strategy == .downloadToFile && SoakFault.leavingResumablePartials.contains($0.fault) }
+        let keptPartials = Set(plan.filter { $0.strategy == .file && SoakFault.leavingResumablePartials.contains($0.fault) }
             .flatMap { load -> [String] in
                 let key = ImageRequest(source: .url(server.url(for: load.path))).source.identity
                 let partial = DiskCacheNaming.partialDownloadPrefix + DiskCacheNaming.hash(forKey: key)

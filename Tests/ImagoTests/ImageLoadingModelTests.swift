@@ -16,7 +16,7 @@ final class ImageLoadingModelTests: XCTestCase {
         server = try await TestServer.start()
         server.setRoute("/a.png", Route(body: png))
         server.setRoute("/b.jpg", Route(body: jpeg))
-        pipeline = ImagePipeline(configuration: .init(retryPolicy: .none))
+        pipeline = ImagePipeline(configuration: .init(network: .init(retryPolicy: .none)))
     }
 
     override func tearDown() async throws { try await server.shutdown() }

@@ -10,7 +10,7 @@ import Testing
 
     @Test func aSuppliedLimitRefusesADecodeThatTheProcessWouldAdmit() async throws {
         let request = ImageRequest(source: .data(jpeg, id: "environment-limit"))
-        let constrained = ImagePipeline(configuration: .init(memoryCache: nil, memoryEnvironment: .fixedLimit(4 << 20)))
+        let constrained = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil), memory: .init(environment: .fixedLimit(4 << 20))))
         await #expect {
             _ = try await constrained.response(for: request)
         } throws: { error in
@@ -18,7 +18,7 @@ import Testing
             return limit == 4 << 20 && required > limit
         }
         #expect(constrained.counters.snapshot.decodesRefusedForMemory == 1)
-        let unconstrained = ImagePipeline(configuration: .init(memoryCache: nil))
+        let unconstrained = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil)))
         let response = try await unconstrained.response(for: request)
         #expect(response.pixels.width == 1600)
     }
@@ -29,22 +29,23 @@ import Testing
         // is ever freed, so it starts when `MemoryBudgets.livePixelWait` (500 ms) runs out.
         let gauge = PixelMemoryGauge(liveBytes: { 3 << 30 })
         let pipeline = ImagePipeline(configuration: .init(
-            memoryCache: nil, decodeMemoryBudget: 1 << 30, memoryEnvironment: .fixedLimit(4 << 30, pixels: gauge)))
+            dependencies: .init(memoryCache: nil),
+            memory: .init(decodeBudget: 1 << 30, environment: .fixedLimit(4 << 30, pixels: gauge))))
         let started = ContinuousClock.now
         let response = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "environment-pixels")))
         #expect(response.pixels.height == 1200)
         #expect(pipeline.counters.snapshot.decodesWaitedForMemory == 1, "it queued for the supplied pixel memory")
         #expect(ContinuousClock.now - started >= MemoryBudgets.livePixelWait)
-        let unheld = ImagePipeline(configuration: .init(memoryCache: nil, decodeMemoryBudget: 1 << 30))
+        let unheld = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil), memory: .init(decodeBudget: 1 << 30)))
         _ = try await unheld.response(for: ImageRequest(source: .data(jpeg, id: "environment-pixels")))
         #expect(unheld.counters.snapshot.decodesWaitedForMemory == 0, "the process's own pixel memory did not hold it")
     }
 
     @Test func theSuppliedMonitorsEventsTrimTheCache() async throws {
         let monitor = MemoryPressureMonitor(root: "/nonexistent-imago-test-root")   // no events of its own
-        let pipeline = ImagePipeline(configuration: .init(memoryEnvironment: .process(pressureMonitor: monitor)))
+        let pipeline = ImagePipeline(configuration: .init(memory: .init(environment: .process(pressureMonitor: monitor))))
         _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "environment-monitor")))
-        let cache = try #require(pipeline.configuration.memoryCache)
+        let cache = try #require(pipeline.configuration.dependencies.memoryCache)
         #expect(cache.count == 1)
         monitor.simulate(.critical)
         #expect(cache.count == 0)

@@ -22,7 +22,7 @@ final class PipelineFaultTests: XCTestCase {
     private func loadWithBothStrategies(_ path: String) async throws -> [(ImageResponse, [FetchProgress])] {
         var results: [(ImageResponse, [FetchProgress])] = []
         for strategy in FetchStrategy.allCases {
-            let pipeline = ImagePipeline(configuration: .init(fetchStrategy: strategy, retryPolicy: .none))
+            let pipeline = ImagePipeline(configuration: .init(network: .init(fetchStrategy: strategy, retryPolicy: .none)))
             let reports = Mutex<[FetchProgress]>([])
             let response = try await pipeline.response(for: ImageRequest(source: .url(server.url(for: path)))) { progress in
                 reports.withLock { $0.append(progress) }
@@ -68,7 +68,7 @@ final class PipelineFaultTests: XCTestCase {
         let page = Array("<!doctype html><p>not an image</p>".utf8)
         server.setRoute("/page.png", Route(body: page, contentType: "text/html", faults: Faults(contentTypeOverride: "image/png")))
         for strategy in FetchStrategy.allCases {
-            let pipeline = ImagePipeline(configuration: .init(fetchStrategy: strategy))
+            let pipeline = ImagePipeline(configuration: .init(network: .init(fetchStrategy: strategy)))
             do {
                 _ = try await pipeline.response(for: ImageRequest(source: .url(server.url(for: "/page.png"))))
                 XCTFail("an HTML page labelled image/png decoded")

@@ -28,7 +28,7 @@ final class PipelineLifetimeTests: XCTestCase {
         do {
             let pipeline = ImagePipeline()
             weakPipeline = pipeline
-            weakCache = pipeline.configuration.memoryCache
+            weakCache = pipeline.configuration.dependencies.memoryCache
             for index in 0..<3 {
                 _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "lifetime-\(index)")))
             }
@@ -38,7 +38,7 @@ final class PipelineLifetimeTests: XCTestCase {
     }
 
     func testImageTaskIsReleasedWithItsResult() async throws {
-        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil)))
         weak var weakTask: ImageTask?
         do {
             let task = pipeline.imageTask(for: ImageRequest(source: .data(jpeg, id: "lifetime-task")))
@@ -59,12 +59,12 @@ final class PipelineLifetimeTests: XCTestCase {
             weak var weakPipeline: ImagePipeline?
             do {
                 let pipeline = ImagePipeline(configuration: .init(
-                    memoryCache: MemoryCache(configuration: .init(costLimit: 256 << 20))))
+                    dependencies: .init(memoryCache: MemoryCache(configuration: .init(costLimit: 256 << 20)))))
                 weakPipeline = pipeline
                 for index in 0..<3 {
                     _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "mem5-\(round)-\(index)")))
                 }
-                XCTAssertEqual(pipeline.configuration.memoryCache?.count, 3, "the cache still holds the images")
+                XCTAssertEqual(pipeline.configuration.dependencies.memoryCache?.count, 3, "the cache still holds the images")
             }
             XCTAssertNil(weakPipeline, "round \(round): something still holds the pipeline after its last load returned")
             XCTAssertEqual(PixelMemory.liveBufferCount, buffersBefore,

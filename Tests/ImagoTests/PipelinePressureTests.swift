@@ -15,8 +15,8 @@ final class PipelinePressureTests: XCTestCase {
     private func filledPipeline(respond: Bool = true) async throws -> (ImagePipeline, MemoryPressureMonitor) {
         let monitor = Self.quietMonitor()
         let pipeline = ImagePipeline(configuration: .init(
-            memoryCache: MemoryCache(configuration: .init(costLimit: 48 << 20)),
-            respondsToMemoryPressure: respond, memoryEnvironment: .process(pressureMonitor: monitor)))
+            dependencies: .init(memoryCache: MemoryCache(configuration: .init(costLimit: 48 << 20))),
+            memory: .init(respondsToPressure: respond, environment: .process(pressureMonitor: monitor))))
         for index in 0..<4 {
             _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "pressure-\(index)")))
         }
@@ -25,7 +25,7 @@ final class PipelinePressureTests: XCTestCase {
 
     func testWarningHalvesTheCacheAndReturnsPooledPixels() async throws {
         let (pipeline, monitor) = try await filledPipeline()
-        let cache = try XCTUnwrap(pipeline.configuration.memoryCache)
+        let cache = try XCTUnwrap(pipeline.configuration.dependencies.memoryCache)
         XCTAssertEqual(cache.count, 4)
         let pooled = try XCTUnwrap(PixelBuffer(uninitializedWidth: 1600, height: 1200))
         PixelMemory.retainedByteLimit = 64 << 20
@@ -46,7 +46,7 @@ final class PipelinePressureTests: XCTestCase {
     func testCriticalEmptiesTheCacheAndLoadsStillEndInOneResult() async throws {
         let (pipeline, monitor) = try await filledPipeline()
         monitor.simulate(.critical)
-        XCTAssertEqual(pipeline.configuration.memoryCache?.count, 0)
+        XCTAssertEqual(pipeline.configuration.dependencies.memoryCache?.count, 0)
         XCTAssertEqual(PixelMemory.retainedBytes, 0)
         // Admissions are held for a moment; a load started now waits, then decodes.
         let response = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "after-critical")))
@@ -57,14 +57,14 @@ final class PipelinePressureTests: XCTestCase {
     func testAPipelineThatDoesNotRespondKeepsItsCache() async throws {
         let (pipeline, monitor) = try await filledPipeline(respond: false)
         monitor.simulate(.critical)
-        XCTAssertEqual(pipeline.configuration.memoryCache?.count, 4)
+        XCTAssertEqual(pipeline.configuration.dependencies.memoryCache?.count, 4)
         XCTAssertEqual(pipeline.counters.snapshot.memoryPressureEvents, 0)
     }
 
     func testManualTrim() async throws {
         let (pipeline, _) = try await filledPipeline(respond: false)
         pipeline.trimMemory(.critical)
-        XCTAssertEqual(pipeline.configuration.memoryCache?.count, 0)
+        XCTAssertEqual(pipeline.configuration.dependencies.memoryCache?.count, 0)
         XCTAssertEqual(pipeline.counters.snapshot.cacheTrims, 1)
     }
 
@@ -78,7 +78,7 @@ final class PipelinePressureTests: XCTestCase {
         let monitor = Self.quietMonitor()
         weak var weakPipeline: ImagePipeline?
         do {
-            let pipeline = ImagePipeline(configuration: .init(memoryEnvironment: .process(pressureMonitor: monitor)))
+            let pipeline = ImagePipeline(configuration: .init(memory: .init(environment: .process(pressureMonitor: monitor))))
             weakPipeline = pipeline
             _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "observer-lifetime")))
         }

@@ -23,8 +23,8 @@ final class PipelineTests: XCTestCase {
 
     private func pipeline(_ strategy: FetchStrategy, disk: Bool = false, retry: RetryPolicy = .none) throws -> ImagePipeline {
         ImagePipeline(configuration: .init(
-            diskCache: disk ? try DiskCache(directory: cacheDirectory) : nil,
-            fetchStrategy: strategy, retryPolicy: retry))
+            dependencies: .init(diskCache: disk ? try DiskCache(directory: cacheDirectory) : nil),
+            network: .init(fetchStrategy: strategy, retryPolicy: retry)))
     }
 
     private func request(_ path: String, maxPixelSize: Int? = nil) -> ImageRequest {
@@ -58,15 +58,15 @@ final class PipelineTests: XCTestCase {
     }
 
     func testBothStrategiesGiveIdenticalPixels() async throws {
-        let inMemory = try await pipeline(.inMemory).response(for: request("/a.jpg"))
-        let toFile = try await pipeline(.downloadToFile).response(for: request("/a.jpg"))
-        XCTAssertEqual(inMemory.pixels, toFile.pixels)
+        let inData = try await pipeline(.data).response(for: request("/a.jpg"))
+        let toFile = try await pipeline(.file).response(for: request("/a.jpg"))
+        XCTAssertEqual(inData.pixels, toFile.pixels)
     }
 
     func testConcurrentIdenticalLoadsMakeOneRequestAndOneDecode() async throws {
         let gate = Gate()
         server.setRoute("/gated.jpg", Route(body: jpeg, faults: Faults(gate: gate)))
-        let pipeline = try pipeline(.inMemory)
+        let pipeline = try pipeline(.data)
         let request = request("/gated.jpg")
         let results = try await withThrowingTaskGroup(of: PixelBuffer.self) { group in
             for _ in 0..<20 { group.addTask { try await pipeline.response(for: request).pixels } }
@@ -83,7 +83,7 @@ final class PipelineTests: XCTestCase {
     func testTwoSizesShareOneFetchButNotOneDecode() async throws {
         let gate = Gate()
         server.setRoute("/sizes.jpg", Route(body: jpeg, faults: Faults(gate: gate)))
-        let pipeline = try pipeline(.downloadToFile)
+        let pipeline = try pipeline(.file)
         let smallRequest = request("/sizes.jpg", maxPixelSize: 100), largeRequest = request("/sizes.jpg")
         async let small = pipeline.response(for: smallRequest)
         async let large = pipeline.response(for: largeRequest)
@@ -99,7 +99,7 @@ final class PipelineTests: XCTestCase {
     func testCancellingSomeSubscribersKeepsTheFetchCancellingAllStopsIt() async throws {
         let gate = Gate()
         server.setRoute("/shared.jpg", Route(body: jpeg, faults: Faults(gate: gate)))
-        let pipeline = try pipeline(.inMemory)
+        let pipeline = try pipeline(.data)
         let request = request("/shared.jpg")
         let tasks = (0..<3).map { _ in Task { try await pipeline.response(for: request) } }
         try await gate.waitUntilHeld()
@@ -130,7 +130,7 @@ final class PipelineTests: XCTestCase {
     func testRejoiningAfterAFullCancelSucceeds() async throws {
         let gate = Gate()
         server.setRoute("/rejoin.jpg", Route(body: jpeg, faults: Faults(gate: gate)))
-        let pipeline = try pipeline(.inMemory)
+        let pipeline = try pipeline(.data)
         let rejoin = request("/rejoin.jpg")
         let first = Task { try await pipeline.response(for: rejoin) }
         try await gate.waitUntilHeld()
@@ -147,7 +147,7 @@ final class PipelineTests: XCTestCase {
             await expectFailure(pipeline, request("/missing.jpg"), .fetch(.httpStatus(404)))
             await expectFailure(pipeline, request("/missing.jpg"), .fetch(.httpStatus(404)))
             XCTAssertEqual(pipeline.counters.snapshot.decodes, 0, "a 404 body is never decoded")
-            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0)
+            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0)
         }
         XCTAssertEqual(server.counters.requests(for: "/missing.jpg"), 2 * FetchStrategy.allCases.count, "no retries, no negative caching")
     }
@@ -159,14 +159,14 @@ final class PipelineTests: XCTestCase {
             let pipeline = try pipeline(strategy, disk: true)
             await expectFailure(pipeline, request("/page.jpg"), .decoding(.unsupportedFormat("unknown")))
             await expectFailure(pipeline, request("/anim.gif"), .decoding(.unsupportedFormat("gif")))
-            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0, "DISK-3")
+            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0, "DISK-3")
             XCTAssertEqual(pipeline.counters.snapshot.decodes, 0)
         }
     }
 
     func testTransientFailuresAreRetried() async throws {
         server.setRoute("/flaky.jpg", Route(body: jpeg).failFirst(2, with: Faults(status: 503)))
-        let pipeline = try pipeline(.inMemory, retry: RetryPolicy(maxRetries: 2, initialDelay: .zero))
+        let pipeline = try pipeline(.data, retry: RetryPolicy(maxRetries: 2, initialDelay: .zero))
         let response = try await pipeline.response(for: request("/flaky.jpg"))
         XCTAssertEqual(response.origin, .network)
         XCTAssertEqual(server.counters.requests(for: "/flaky.jpg"), 3)
@@ -182,7 +182,7 @@ final class PipelineTests: XCTestCase {
             } catch {
                 guard case .fetch(let fetchError) = error, fetchError.isTransient else { return XCTFail("\(error)") }
             }
-            XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0)
+            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0)
             XCTAssertNil(pipeline.cachedResponse(for: request("/cut.jpg")))
         }
     }

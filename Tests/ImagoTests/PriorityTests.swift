@@ -76,7 +76,7 @@ final class PriorityTests: XCTestCase {
         let hold = Gate()
         server.setRoute("/hold.jpg", Route(body: jpeg, faults: Faults(gate: hold)))
         for path in ["/early.jpg", "/late.jpg", "/dropped.jpg"] { server.setRoute(path, Route(body: jpeg)) }
-        let pipeline = ImagePipeline(configuration: .init(maxConcurrentFetches: 1))
+        let pipeline = ImagePipeline(configuration: .init(limits: .init(maxConcurrentFetches: 1)))
         func request(_ path: String, _ priority: ImageRequestPriority) -> ImageRequest {
             ImageRequest(source: .url(server.url(for: path)), priority: priority)
         }

@@ -53,7 +53,7 @@ final class RetryAfterTests: XCTestCase {
     func testUnfetchableURLsFailAtOnceWithoutARequestAndFileURLsLoadLocally() async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.shutdown() } }
-        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil)))
         do {
             _ = try await pipeline.response(for: ImageRequest(source: .url(URL(string: "ftp://127.0.0.1/a.png")!)))
             XCTFail("ftp loaded")
@@ -74,7 +74,7 @@ final class RetryAfterTests: XCTestCase {
         server.setRoute("/busy.png", Route(body: png).failFirst(1, with: Faults(status: 503, headers: ["Retry-After": "7"])))
         server.setRoute("/away.png", Route(body: png, faults: Faults(status: 503, headers: ["Retry-After": "3600"])))
         let clock = ManualClock()
-        let pipeline = ImagePipeline(configuration: .init(memoryCache: nil, clock: clock))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil, clock: PipelineClock(sleepingOn: clock))))
         let load = Task { try await pipeline.response(for: ImageRequest(source: .url(server.url(for: "/busy.png")))) }
         let deadline = ContinuousClock.now + .seconds(10)
         while clock.sleeperCount == 0 && ContinuousClock.now < deadline { await Task.yield() }

@@ -24,7 +24,8 @@ final class RetryAndSourceTests: XCTestCase {
         let clock = ManualClock()
         let policy = RetryPolicy(maxRetries: 3, initialDelay: .seconds(10), multiplier: 2, maxDelay: .seconds(15))
         XCTAssertEqual([1, 2, 3].map(policy.delay(beforeRetry:)), [.seconds(10), .seconds(15), .seconds(15)])
-        let pipeline = ImagePipeline(configuration: .init(retryPolicy: policy, clock: clock))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(clock: PipelineClock(sleepingOn: clock)),
+                                                          network: .init(retryPolicy: policy)))
         let request = ImageRequest(source: .url(server.url(for: "/flaky.png")))
         let load = Task { try await pipeline.response(for: request) }
         await waitForSleeper(clock)
@@ -43,7 +44,8 @@ final class RetryAndSourceTests: XCTestCase {
     func testCancelDuringBackOffStopsRequestsAndIsNotAFailure() async throws {
         server.setRoute("/down.png", Route(body: png, faults: Faults(status: 500)))
         let clock = ManualClock()
-        let pipeline = ImagePipeline(configuration: .init(retryPolicy: RetryPolicy(maxRetries: 5), clock: clock))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(clock: PipelineClock(sleepingOn: clock)),
+                                                          network: .init(retryPolicy: RetryPolicy(maxRetries: 5))))
         let request = ImageRequest(source: .url(server.url(for: "/down.png")))
         let load = Task { try await pipeline.response(for: request) }
         await waitForSleeper(clock)
@@ -56,7 +58,7 @@ final class RetryAndSourceTests: XCTestCase {
 
     func testRetriesGiveUpWithTheLastError() async throws {
         server.setRoute("/down.png", Route(body: png, faults: Faults(status: 502)))
-        let pipeline = ImagePipeline(configuration: .init(retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .zero)))
+        let pipeline = ImagePipeline(configuration: .init(network: .init(retryPolicy: RetryPolicy(maxRetries: 2, initialDelay: .zero))))
         do {
             _ = try await pipeline.response(for: ImageRequest(source: .url(server.url(for: "/down.png"))))
             XCTFail("succeeded")
@@ -72,9 +74,10 @@ final class RetryAndSourceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Mutex(Date(timeIntervalSince1970: 1_000_000))
         func pipeline() throws -> ImagePipeline {
-            let disk = try DiskCache(directory: directory, configuration: .init(now: { now.withLock { $0 } }))
-            return ImagePipeline(configuration: .init(memoryCache: nil, diskCache: disk,
-                                                      httpCachePolicy: .init(timeToLive: .seconds(60))))
+            let disk = try DiskCache(directory: directory)
+            let clock = PipelineClock(now: { now.withLock { $0 } }, sleepingOn: ContinuousClock())
+            return ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil, diskCache: disk, clock: clock),
+                network: .init(httpCachePolicy: .init(timeToLive: .seconds(60)))))
         }
         let request = ImageRequest(source: .url(server.url(for: "/cached.png")))
         let first = try await pipeline().response(for: request)

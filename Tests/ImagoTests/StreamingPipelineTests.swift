@@ -26,8 +26,8 @@ final class StreamingPipelineTests: XCTestCase {
 
     private func pipeline(disk: Bool = false, previews: PreviewPolicy? = nil) throws -> ImagePipeline {
         var configuration = ImagePipeline.Configuration(
-            memoryCache: nil, diskCache: disk ? try DiskCache(directory: cacheDirectory) : nil,
-            fetchStrategy: .streaming, retryPolicy: .none)
+            dependencies: .init(memoryCache: nil, diskCache: disk ? try DiskCache(directory: cacheDirectory) : nil),
+            network: .init(fetchStrategy: .stream, retryPolicy: .none))
         configuration.previews = previews
         return ImagePipeline(configuration: configuration)
     }
@@ -50,7 +50,7 @@ final class StreamingPipelineTests: XCTestCase {
         let load = Task { try await pipeline.response(for: held) }
         try await server.counters.waitUntil { $0.bodyBytesSent(for: "/held.jpg") >= jpeg.count / 2 }
         let key = request("/held.jpg").source.identity
-        let disk = try XCTUnwrap(pipeline.configuration.diskCache)
+        let disk = try XCTUnwrap(pipeline.configuration.dependencies.diskCache)
         XCTAssertNil(disk.entry(forKey: key), "published before the last byte")
         stall.open()
         let response = try await load.value
@@ -73,7 +73,7 @@ final class StreamingPipelineTests: XCTestCase {
         } catch {
             guard case .decoding(.corrupt) = error else { return XCTFail("\(error)") }
         }
-        XCTAssertEqual(pipeline.configuration.diskCache?.totalSize, 0, "DISK-3")
+        XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0, "DISK-3")
         XCTAssertEqual(temporaries(), [])
     }
 
@@ -110,7 +110,9 @@ final class StreamingPipelineTests: XCTestCase {
                                             faults: Faults(bytesPerSecond: jpeg.count)))
         server.setRoute("/second.jpg", Route(body: jpeg, contentType: "image/jpeg"))
         let pipeline = ImagePipeline(configuration: .init(
-            memoryCache: nil, fetchStrategy: .streaming, maxConcurrentDecodes: 1, retryPolicy: .none, idleTimeout: 0.3))
+            dependencies: .init(memoryCache: nil),
+            network: .init(fetchStrategy: .stream, retryPolicy: .none, idleTimeout: .milliseconds(300)),
+            limits: .init(maxConcurrentDecodes: 1)))
         let (first, second) = (request("/first.jpg"), request("/second.jpg"))
         let firstLoad = Task { try await pipeline.response(for: first) }
         try await waitUntil { pipeline.counters.snapshot.decodes == 1 }

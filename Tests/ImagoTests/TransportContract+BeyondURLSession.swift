@@ -18,7 +18,7 @@ extension TransportContract {
         server.setRoute("/six.bin", Route(body: body))
         let url = server.url(for: "/six.bin")
         XCTAssertEqual(url.absoluteString, "http://[::1]:\(server.port)/six.bin")
-        var request = self.request("/six.bin", .downloadToFile)
+        var request = self.request("/six.bin", .file)
         request.url = url
         do {
             let result = try await transport.fetch(request) { _ in }
@@ -36,7 +36,7 @@ extension TransportContract {
     func subSecondIdleTimeoutIsExact() async throws {
         server.setRoute("/stall", Route(body: body, faults: Faults(stallAfterBytes: 1000)))
         let started = ContinuousClock.now
-        await expectFailure(request("/stall", idleTimeout: 0.25)) { $0 == .timedOut }
+        await expectFailure(request("/stall", idleTimeout: .milliseconds(250))) { $0 == .timedOut }
         let elapsed = ContinuousClock.now - started
         XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(250))
         XCTAssertLessThan(elapsed, .milliseconds(900), "rounded up to a second?")

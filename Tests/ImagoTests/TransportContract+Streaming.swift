@@ -4,13 +4,13 @@ import Synchronization
 import XCTest
 @testable import Imago
 
-/// What a transport does with `.streaming`: the body goes to the request's consumer piece by
+/// What a transport does with `.stream`: the body goes to the request's consumer piece by
 /// piece (nothing is kept), the head is judged before any piece, a consumer that throws stops
 /// the transfer with its error, and the size limit, truncation and a missing consumer fail as
 /// for the other strategies. (URLSessionTransport hands the body on after it arrived.)
 extension TransportContract {
     func streaming(_ path: String, _ consumer: CollectingConsumer?, maxSize: Int = 256 << 20) -> FetchRequest {
-        var request = request(path, .streaming, maxSize: maxSize)
+        var request = request(path, .stream, maxSize: maxSize)
         request.bodyConsumer = consumer.map(BodyConsumerReference.init)
         return request
     }

@@ -29,8 +29,8 @@ struct TransportContract {
 
     // MARK: Helpers
 
-    func request(_ path: String, _ strategy: FetchStrategy = .inMemory, headers: [String: String] = [:],
-                 idleTimeout: Double = 10, maxSize: Int = 256 << 20) -> FetchRequest {
+    func request(_ path: String, _ strategy: FetchStrategy = .data, headers: [String: String] = [:],
+                 idleTimeout: Duration = .seconds(10), maxSize: Int = 256 << 20) -> FetchRequest {
         FetchRequest(url: server.url(for: path), headers: headers, strategy: strategy, idleTimeout: idleTimeout,
                      maxResponseSize: maxSize, temporaryDirectory: downloads)
     }
@@ -67,7 +67,7 @@ struct TransportContract {
         for strategy in FetchStrategy.storing {
             let seen = Mutex<[FetchProgress]>([])
             let result = try await transport.fetch(request("/a.bin", strategy)) { p in seen.withLock { $0.append(p) } }
-            if strategy == .downloadToFile, case .data = result.body { XCTFail("expected a file") }
+            if strategy == .file, case .data = result.body { XCTFail("expected a file") }
             XCTAssertEqual(try bytes(result), body, "\(strategy)")
             XCTAssertEqual(result.receivedBytes, body.count)
             XCTAssertEqual(result.finalURL, server.url(for: "/a.bin"))
@@ -126,7 +126,7 @@ struct TransportContract {
         server.setRoute("/big", Route(body: body))
         await expectFailure(request("/big", maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
         server.setRoute("/big-chunked", Route(body: body, faults: Faults(chunked: true)))
-        await expectFailure(request("/big-chunked", .downloadToFile, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
+        await expectFailure(request("/big-chunked", .file, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
         XCTAssertEqual(try leftovers(), [])
     }
 
@@ -146,19 +146,19 @@ struct TransportContract {
 
     func stallBeyondTheIdleTimeoutTimesOut() async throws {
         server.setRoute("/stall", Route(body: body, faults: Faults(stallAfterBytes: 1000)))
-        await expectFailure(request("/stall", .downloadToFile, idleTimeout: 0.2)) { $0 == .timedOut }
+        await expectFailure(request("/stall", .file, idleTimeout: .milliseconds(200))) { $0 == .timedOut }
         XCTAssertEqual(try leftovers(), [])
     }
 
     /// The idle timeout is about silence: a slow body whose whole transfer takes longer than
     /// the timeout, with bytes arriving every 50 ms, completes.
-    func aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: Double) async throws {
-        let slow = Array(body.prefix(Int(idleTimeout * 2.5 * 100_000)))
+    func aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: Duration) async throws {
+        let slow = Array(body.prefix(Int(idleTimeout.seconds * 2.5 * 100_000)))
         server.setRoute("/slow", Route(body: slow, faults: Faults(bytesPerSecond: 100_000)))
         let started = ContinuousClock.now
         let result = try await transport.fetch(request("/slow", idleTimeout: idleTimeout)) { _ in }
         XCTAssertEqual(try bytes(result), slow)
-        XCTAssertGreaterThan(ContinuousClock.now - started, .seconds(idleTimeout), "the transfer outlasted the timeout")
+        XCTAssertGreaterThan(ContinuousClock.now - started, idleTimeout, "the transfer outlasted the timeout")
     }
 
     func cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
@@ -184,7 +184,7 @@ struct TransportContract {
         let gate = Gate()
         server.setRoute("/held", Route(body: body, faults: Faults(gate: gate)))
         let closedBefore = server.counters.connectionsClosedByClient
-        let transport = self.transport, fetchRequest = request("/held", .downloadToFile)
+        let transport = self.transport, fetchRequest = request("/held", .file)
         let task = Task { try await transport.fetch(fetchRequest) { _ in } }
         try await gate.waitUntilHeld()
         let cancelled = ContinuousClock.now

@@ -33,7 +33,7 @@ final class URLSessionTransportTests: XCTestCase {
     func testStallBeyondTheIdleTimeoutTimesOut() async throws { try await contract.stallBeyondTheIdleTimeoutTimesOut() }
     /// 1 s: URLSession's idle timeout is whole seconds (FetchRequest.idleTimeout).
     func testASlowButLiveBodyOutlastsTheIdleTimeout() async throws {
-        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: 1)
+        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: .seconds(1))
     }
     func testCancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
         try await contract.cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile()
@@ -56,7 +56,7 @@ final class URLSessionTransportTests: XCTestCase {
     /// Regression: a head arriving after the caller cancelled created the download file after
     /// the cancellation had cleaned up, and nothing removed it.
     func testAHeadAfterCancellationLeavesNoDownloadFile() throws {
-        let operation = FetchOperation(request: contract.request("/late-head", .downloadToFile), progress: { _ in },
+        let operation = FetchOperation(request: contract.request("/late-head", .file), progress: { _ in },
                                        cancelTask: {})
         operation.cancel()
         let head = try XCTUnwrap(HTTPURLResponse(url: contract.server.url(for: "/late-head"), statusCode: 200,

@@ -41,9 +41,12 @@ public final class DiskCache: Sendable {
         /// fsync each temporary file before publishing it (default true), so a crash cannot
         /// leave a visible entry whose blocks never reached the disk.
         public var synchronizesWrites: Bool
-        /// The clock for `storedAt`, recorded access times and sweeps, and the one the pipeline
-        /// judges HTTP freshness of this cache's entries by
-        /// (default `Date.init`); inject one in tests.
+        /// The clock for the cache's own bookkeeping: `storedAt`, recorded access times (which
+        /// entry is evicted first) and the age of temporary files in sweeps (default
+        /// `Date.init`); inject one in tests. HTTP freshness is not judged by it: the pipeline
+        /// dates each response on its own clock (`ImagePipeline.Configuration.Dependencies.clock`) and keeps
+        /// those dates in the entry's metadata (`storedAt` stands in only for an entry stored
+        /// without them).
         public var now: @Sendable () -> Date
 
         public init(sizeLimit: Int = 256 << 20,

@@ -17,10 +17,11 @@ extension DiskCache {
         /// The values, as sent, of the request header fields the response's `Vary` names (absent
         /// ones left out), lowercased names. Default empty.
         public var varyingRequestHeaders: [String: String]
-        /// When the request that got the response (or its last 304) was sent, by the cache's
-        /// clock. Default nil: unknown, and `Entry.storedAt` stands in.
+        /// When the request that got the response (or its last 304) was sent, by the storing
+        /// pipeline's clock. Default nil: unknown, and `Entry.storedAt` stands in.
         public var requestedAt: Date?
-        /// When that response arrived, by the cache's clock. Default nil: `Entry.storedAt`.
+        /// When that response arrived, by the storing pipeline's clock. Default nil:
+        /// `Entry.storedAt`.
         public var receivedAt: Date?
 
         public init(etag: String? = nil, lastModified: String? = nil, responseHeaders: [String: String] = [:],

@@ -112,7 +112,7 @@ final class FetchOperation: Sendable {
             return false
         }
         do {
-            let file = try request.strategy == .downloadToFile ? DownloadFile(request, head: head) : nil
+            let file = try request.strategy == .file ? DownloadFile(request, head: head) : nil
             let accepted = state.withLock { state in
                 guard state.outcome == nil else { return false }
                 state.head = head

@@ -3,21 +3,21 @@ import Foundation
 /// How a response body is received.
 public enum FetchStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     /// Accumulate the body in memory (a data task): the fewest copies for small images.
-    case inMemory = "data"
+    case data
     /// Stream the body to a temporary file as it arrives and decode from the file: the whole
     /// compressed body is never held in memory, which matters for very large images.
-    case downloadToFile = "file"
+    case file
     /// Hand the body to the decoder as it arrives (`FetchRequest.bodyConsumer`): pixels are ready
     /// when the last byte is, and no copy of the body is kept (with a disk cache, the bytes are
     /// also written to the cache's temporary file and published once complete and decoded).
-    case streaming = "stream"
+    case stream
 
     /// The strategies that hand back a stored body (`FetchResult.Body.data` or `.file`), which
-    /// transport tests inspect; `.streaming` needs a consumer.
-    public static let storing: [FetchStrategy] = [.inMemory, .downloadToFile]
+    /// transport tests inspect; `.stream` needs a consumer.
+    public static let storing: [FetchStrategy] = [.data, .file]
 }
 
-/// Takes a streaming fetch's body piece by piece (`FetchStrategy.streaming`), Content-Encoding
+/// Takes a streaming fetch's body piece by piece (`FetchStrategy.stream`), Content-Encoding
 /// already undone. The transport asks for the next piece only after `consume` returns: a
 /// consumer that waits (for decode memory, say) holds the transfer back through TCP.
 public protocol StreamingBodyConsumer: AnyObject, Sendable {
@@ -43,11 +43,12 @@ public struct FetchRequest: Sendable, Hashable {
     /// Extra request headers (the pipeline adds If-None-Match / If-Modified-Since to revalidate).
     public var headers: [String: String]
     public var strategy: FetchStrategy
-    /// Seconds without receiving anything before the fetch fails with `.timedOut`. Default 30.
-    /// `AsyncHTTPClientTransport` uses it exactly (0.25 is 250 ms; zero, negative or infinite
-    /// turns it off); `URLSessionTransport` rounds it up to whole seconds, because URLSession on
-    /// Linux truncates fractions (0.5 would time out at once).
-    public var idleTimeout: Double
+    /// Time without receiving anything before the fetch fails with `.timedOut`. Default 30 s.
+    /// `AsyncHTTPClientTransport` uses it exactly (250 ms is 250 ms; zero, negative, or
+    /// `FetchRequest.noIdleTimeout` and longer turns it off); `URLSessionTransport` rounds it up
+    /// to whole seconds (at least 1), because URLSession on Linux truncates fractions (0.5 s
+    /// would time out at once).
+    public var idleTimeout: Duration
     /// Bytes a body may have; larger ones fail with `.tooLarge` as soon as that is known (from
     /// Content-Length at the head, or while receiving). Default 256 MiB.
     public var maxResponseSize: Int
@@ -55,10 +56,10 @@ public struct FetchRequest: Sendable, Hashable {
     /// `downloadFileURL`). Default: the system temporary directory.
     public var temporaryDirectory: URL
     /// The partial a download to file continues or starts (its owner adds its `Range` /
-    /// `If-Range` to `headers` and settles it after the attempt); only `.downloadToFile` uses it.
+    /// `If-Range` to `headers` and settles it after the attempt); only `.file` uses it.
     /// Default nil: a fresh temporary, removed on any failure.
     public var resumption: ResumableDownload? = nil
-    /// Where a `.streaming` request's body goes. Default nil; a streaming request without one
+    /// Where a `.stream` request's body goes. Default nil; a streaming request without one
     /// fails with `.bodyRefused` before any I/O.
     public var bodyConsumer: BodyConsumerReference? = nil
     /// The file a download to file (without `resumption`) writes its body to, when its owner
@@ -75,8 +76,12 @@ public struct FetchRequest: Sendable, Hashable {
         downloadFileURL ?? temporaryDirectory.appendingPathComponent(Self.downloadFilePrefix + UUID().uuidString)
     }
 
-    public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .inMemory,
-                idleTimeout: Double = 30, maxResponseSize: Int = 256 << 20,
+    /// An idle timeout that never fires: a billion seconds (31 years). `Duration` has no
+    /// infinity, and a deadline this far out is where the transports stop counting.
+    public static let noIdleTimeout: Duration = .seconds(1_000_000_000)
+
+    public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .data,
+                idleTimeout: Duration = .seconds(30), maxResponseSize: Int = 256 << 20,
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         self.url = url
         self.headers = headers
@@ -128,7 +133,7 @@ public struct FetchResult: Sendable {
         case file(URL)
         /// 304: the cached copy the request revalidated is still good.
         case notModified
-        /// `.streaming`: every byte went to the request's `bodyConsumer`, none was kept.
+        /// `.stream`: every byte went to the request's `bodyConsumer`, none was kept.
         case streamed
     }
     public var head: FetchResponseHead

@@ -38,10 +38,10 @@ public final class URLSessionTransport: ImageTransport {
                       progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
         try request.checkURL()
         if Task.isCancelled { throw .cancelled }
-        if request.strategy == .streaming { return try await fetchBufferedThenStream(request, progress: progress) }
+        if request.strategy == .stream { return try await fetchBufferedThenStream(request, progress: progress) }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
-        urlRequest.timeoutInterval = max(1, request.idleTimeout.rounded(.up))
+        urlRequest.timeoutInterval = max(1, request.idleTimeout.seconds.rounded(.up))
         // The body as stored, unless the caller asked otherwise. libcurl would advertise gzip,
         // deflate, br and zstd and hand over decoded bytes only: the Content-Length then counts
         // bytes this transport never sees (a valid PNG from nginx's gzip_static failed as

@@ -19,7 +19,7 @@ extension HTTPCachePolicy {
     }
 
     /// The decision for `metadata`'s entry (stored at `storedAt`) and a request sending
-    /// `requestHeaders` (lowercased names), at `now` by the cache's clock.
+    /// `requestHeaders` (lowercased names), at `now` by the pipeline's clock.
     func use(_ metadata: DiskCache.Metadata, storedAt: Date, requestHeaders: [String: String], now: Date) -> Use {
         let headers = metadata.responseHeaders
         let varied = Self.varyNames(headers["vary"])
@@ -35,7 +35,7 @@ extension HTTPCachePolicy {
     }
 
     /// The decision for a complete response with `head`, fetched with `requestHeaders`, sent at
-    /// `requestedAt` and received at `receivedAt` (the cache's clock).
+    /// `requestedAt` and received at `receivedAt` (the pipeline's clock).
     func storage(for head: FetchResponseHead, requestHeaders: [String: String],
                  requestedAt: Date, receivedAt: Date) -> Storage {
         guard [200, 203, 206].contains(head.statusCode) else { return .refuse(.status) }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// How long a stored response stays fresh and how old it is now (RFC 9111 §4.2), from what was
-/// kept of it (`DiskCache.Metadata`) and the entry's `storedAt`. All times are the disk cache's
-/// clock; the server's `Date` is only ever compared with the server's own dates (`Expires`,
+/// kept of it (`DiskCache.Metadata`) and the entry's `storedAt`. All times are the pipeline's
+/// clock (`PipelineClock.now`); the server's `Date` is only ever compared with the server's own dates (`Expires`,
 /// `Last-Modified`) or, for the apparent age, with the time of receipt.
 struct ResponseFreshness: Equatable {
     /// Seconds the response is fresh for, from its generation at the origin. `.infinity` when

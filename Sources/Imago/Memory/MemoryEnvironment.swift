@@ -5,7 +5,7 @@ import Foundation
 /// (and the budgets derived from it), the pixel memory alive and pooled, the process's other
 /// resident memory, and where pressure events come from. The default, `.process`, is this
 /// process's (its cgroup, `PixelMemory`, /proc/self/statm, `MemoryPressureMonitor.shared`); a
-/// test or an app supplies its own (`ImagePipeline.Configuration.memoryEnvironment`) to decide
+/// test or an app supplies its own (`ImagePipeline.Configuration.Memory.environment`) to decide
 /// as if under another limit, beside other pixel memory, or with its own pressure source. No
 /// decision of the pipeline reads a global.
 public struct MemoryEnvironment: Sendable {

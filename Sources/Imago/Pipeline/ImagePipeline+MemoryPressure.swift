@@ -15,15 +15,15 @@ extension ImagePipeline {
     ///   heap, and holds new decode admissions for `criticalPressureHold` (decodes already
     ///   running finish; queued ones wait, in order, then go on).
     /// - `.normal`: nothing.
-    /// Called on every pressure event when `Configuration.respondsToMemoryPressure` is set; an
+    /// Called on every pressure event when `Configuration.Memory.respondsToPressure` is set; an
     /// app may call it itself (e.g. when it goes to the background).
     public func trimMemory(_ level: MemoryPressureLevel) {
         guard level != .normal else { return }
-        if let cache = configuration.memoryCache {
+        if let cache = configuration.dependencies.memoryCache {
             cache.trim(toCost: level == .critical ? 0 : cache.totalCost / 2)
             counters.record { $0.cacheTrims += 1 }
         }
-        configuration.memoryEnvironment.pixels.trim()
+        configuration.memory.environment.pixels.trim()
         if level == .critical {
             _ = imago_heap_trim()
             decodeStage.limiter.holdAdmissions(until: .now + Self.criticalPressureHold)

@@ -5,7 +5,7 @@ import Foundation
 extension ImagePipeline {
     /// The memory cache's image for `request`, synchronously, or nil (CACHE-1 relies on this).
     public func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard request.cachePolicy.readsMemory, let cache = configuration.memoryCache,
+        guard request.cachePolicy.readsMemory, let cache = configuration.dependencies.memoryCache,
               let image = cache.value(forKey: request.key)
         else { return nil }
         counters.record { $0.memoryHits += 1 }
@@ -65,11 +65,11 @@ extension ImagePipeline {
         for request in requests { prefetcher.stop(request.key) }
     }
 
-    /// Loads waiting for a network slot (`Configuration.maxConcurrentFetches`), for diagnostics
+    /// Loads waiting for a network slot (`Configuration.Limits.maxConcurrentFetches`), for diagnostics
     /// and tests of priority order.
     public var queuedFetchCount: Int { fetchStage.limiter.waitingCount }
 
-    /// Bytes the decodes running now declared (at most `decodeMemoryBudget`, unless one image
+    /// Bytes the decodes running now declared (at most `Configuration.Memory.decodeBudget`, unless one image
     /// alone is larger).
     public var decodeBytesInFlight: Int { decodeStage.limiter.runningBytes }
 

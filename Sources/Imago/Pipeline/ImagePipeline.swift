@@ -29,12 +29,13 @@ public final class ImagePipeline: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let diagnostics = PipelineDiagnostics(counters: counters, eventHandler: configuration.eventHandler)
-        diskStage = DiskStage(cache: configuration.diskCache, policy: configuration.httpCachePolicy, diagnostics: diagnostics)
+        let diagnostics = PipelineDiagnostics(counters: counters, eventHandler: configuration.diagnostics.eventHandler)
+        diskStage = DiskStage(cache: configuration.dependencies.diskCache, policy: configuration.network.httpCachePolicy,
+                              clock: configuration.dependencies.clock, diagnostics: diagnostics)
         fetchStage = FetchStage(configuration: configuration, disk: diskStage, diagnostics: diagnostics)
         decodeStage = DecodeStage(configuration: configuration, diagnostics: diagnostics)
-        if configuration.respondsToMemoryPressure {
-            let observation = configuration.memoryEnvironment.pressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
+        if configuration.memory.respondsToPressure {
+            let observation = configuration.memory.environment.pressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
             pressureObservation.withLock { $0 = observation }
         }
     }
@@ -116,8 +117,8 @@ public final class ImagePipeline: Sendable {
     /// in this request key's work.
     private func fetchAndDecode(_ url: URL, _ request: ImageRequest, _ shared: SharedWork, lookup: DiskLookup) async -> Outcome {
         let (fetchStage, decodeStage, diskStage) = (self.fetchStage, self.decodeStage, self.diskStage)
-        switch request.fetchStrategy ?? configuration.fetchStrategy {
-        case .streaming:
+        switch request.fetchStrategy ?? configuration.network.fetchStrategy {
+        case .stream:
             let body = StreamedBody(request: request, shared: shared, decodeStage: decodeStage, disk: diskStage)
             return await fetchStage.fetch(url, request, lookup: lookup, shared: shared, into: body)
         case let strategy:
@@ -149,13 +150,13 @@ public final class ImagePipeline: Sendable {
     }
 
     private func storeInMemory(_ response: ImageResponse, for request: ImageRequest) {
-        guard request.cachePolicy.writesMemory, let cache = configuration.memoryCache else { return }
+        guard request.cachePolicy.writesMemory, let cache = configuration.dependencies.memoryCache else { return }
         if cache.insert(response.image, forKey: request.key, cost: response.pixels.byteCount) {
             emit(.cacheStore, request.key.description)
         }
     }
 
     func emit(_ kind: PipelineEvent.Kind, _ key: String) {
-        configuration.eventHandler?(PipelineEvent(key: key, kind: kind, time: .now))
+        configuration.diagnostics.eventHandler?(PipelineEvent(key: key, kind: kind, time: .now))
     }
 }

@@ -1,8 +1,53 @@
 import Foundation
 
 extension ImagePipeline {
-    /// Everything a pipeline is made of. Each knob states its default.
+    /// Everything a pipeline is made of, in five groups and one feature: what it uses
+    /// (`dependencies`), how it talks HTTP (`network`), how much runs at once (`limits`), how it
+    /// keeps within memory (`memory`), what it reports (`diagnostics`) and the previews of a
+    /// streamed body (`previews`). Each knob states its default; `Configuration()` is the
+    /// default pipeline (no disk cache), and the presets (`withoutDiskCache`,
+    /// `withDiskCache(at:sizeLimit:)`, `constrainedContainer(diskCache:)`) cover the common
+    /// setups. Groups keep a pipeline's ~20 knobs apart by what they are about, so the
+    /// initializer stays short and a change names its group:
+    ///
+    ///     var configuration = try ImagePipeline.Configuration.withDiskCache(at: directory)
+    ///     configuration.network.retryPolicy = .none
     public struct Configuration: Sendable {
+        /// The objects the pipeline uses and an app may supply: transport, caches, clock.
+        public var dependencies: Dependencies
+        /// How bodies are fetched, retried, bounded and cached by HTTP's rules.
+        public var network: Network
+        /// How many fetches and decodes run at once.
+        public var limits: Limits
+        /// The decode memory budget and the response to memory pressure.
+        public var memory: Memory
+        /// What the pipeline reports as it works.
+        public var diagnostics: Diagnostics
+        /// Progressive previews while a `.stream` fetch arrives (progressive JPEG scans, Adam7
+        /// PNG passes), published inside `loading` (rule PREVIEW-1). Default nil: none.
+        public var previews: PreviewPolicy?
+
+        public init(dependencies: Dependencies = Dependencies(), network: Network = Network(),
+                    limits: Limits = Limits(), memory: Memory = Memory(),
+                    diagnostics: Diagnostics = Diagnostics(), previews: PreviewPolicy? = nil) {
+            self.dependencies = dependencies
+            self.network = network
+            self.limits = limits
+            self.memory = memory
+            self.diagnostics = diagnostics
+            self.previews = previews
+        }
+
+        /// The platform's default transport (see `Dependencies.transport`).
+        public static func defaultTransport() -> any ImageTransport {
+            BuiltInTransport.platformDefault.make()
+        }
+    }
+}
+
+extension ImagePipeline.Configuration {
+    /// The objects the pipeline uses rather than is: each behind a type an app can supply.
+    public struct Dependencies: Sendable {
         /// How bytes are fetched. Default: on Linux `AsyncHTTPClientTransport.shared` (SwiftNIO:
         /// IPv6 literals, sub-second idle timeouts, bodies streamed with backpressure), elsewhere
         /// a new `URLSessionTransport`. Either can be passed on any platform.
@@ -10,18 +55,79 @@ extension ImagePipeline {
         /// Decoded images by request key (default: a `MemoryCache` with its default limits;
         /// nil disables the memory cache).
         public var memoryCache: MemoryCache<ImageRequestKey, DecodedImage>?
-        /// Original encoded bytes by source (default nil: no disk cache).
+        /// Original encoded bytes by source (default nil: no disk cache). With one, downloads to
+        /// file go to its directory (so the finished file is renamed into it), not to
+        /// `Network.temporaryDirectory`.
         public var diskCache: DiskCache?
+        /// The one time source: exchanges are dated and disk entries judged fresh by its `now`,
+        /// and retry back-offs wait on its `sleep(for:)` (default `.system`: the wall clock and
+        /// `ContinuousClock`; tests inject one).
+        public var clock: PipelineClock
+
+        public init(transport: any ImageTransport = ImagePipeline.Configuration.defaultTransport(),
+                    memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),
+                    diskCache: DiskCache? = nil,
+                    clock: PipelineClock = .system) {
+            self.transport = transport
+            self.memoryCache = memoryCache
+            self.diskCache = diskCache
+            self.clock = clock
+        }
+    }
+
+    /// How the pipeline talks HTTP: the strategy bodies arrive by, what is retried, the bounds on
+    /// a response, and what the disk cache keeps by HTTP's rules.
+    public struct Network: Sendable {
+        /// How bodies are received unless a request says otherwise (default `.data`).
+        public var fetchStrategy: FetchStrategy
         /// Which responses the disk cache stores and when a stored one is used without asking
         /// the server (default `.http`: RFC 9111's rules for a private cache). Freshness is
-        /// judged on the disk cache's clock (`DiskCache.Configuration.now`).
+        /// judged on `Dependencies.clock`.
         public var httpCachePolicy: HTTPCachePolicy
-        /// How bodies are received unless a request says otherwise (default `.inMemory`).
-        public var fetchStrategy: FetchStrategy
+        /// Which failures are retried and the back-off between tries (default: 2 retries,
+        /// 250 ms doubling up to 4 s).
+        public var retryPolicy: RetryPolicy
+        /// Time without data before a fetch times out (default 30 s; each transport's reading of
+        /// it, off values included, is on `FetchRequest.idleTimeout`).
+        public var idleTimeout: Duration
+        /// Largest body accepted, in bytes (default 256 MiB).
+        public var maxResponseSize: Int
+        /// Where download-to-file temporaries go when there is no disk cache (default: the
+        /// system temporary directory; with a disk cache, its own directory, so the finished
+        /// file is renamed into the cache).
+        public var temporaryDirectory: URL
+
+        public init(fetchStrategy: FetchStrategy = .data,
+                    httpCachePolicy: HTTPCachePolicy = .http,
+                    retryPolicy: RetryPolicy = RetryPolicy(),
+                    idleTimeout: Duration = .seconds(30),
+                    maxResponseSize: Int = 256 << 20,
+                    temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
+            self.fetchStrategy = fetchStrategy
+            self.httpCachePolicy = httpCachePolicy
+            self.retryPolicy = retryPolicy
+            self.idleTimeout = idleTimeout
+            self.maxResponseSize = maxResponseSize
+            self.temporaryDirectory = temporaryDirectory
+        }
+    }
+
+    /// How much work runs at once; the rest waits in priority order.
+    public struct Limits: Sendable {
         /// Fetches running at once (default 6).
         public var maxConcurrentFetches: Int
         /// Decodes running at once (default: the number of active processors).
         public var maxConcurrentDecodes: Int
+
+        public init(maxConcurrentFetches: Int = 6,
+                    maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount) {
+            self.maxConcurrentFetches = maxConcurrentFetches
+            self.maxConcurrentDecodes = maxConcurrentDecodes
+        }
+    }
+
+    /// How the pipeline keeps within the process's memory.
+    public struct Memory: Sendable {
         /// Bytes the decodes in flight may need together: each decode declares its output plus
         /// working memory, read from the image's header before any pixel is allocated
         /// (`DecodeMemoryEstimate`), and waits, in priority order, until it fits. An image
@@ -31,72 +137,34 @@ extension ImagePipeline {
         /// (2/3 of the limit; at most 500 ms while no other decode runs). Default
         /// `MemoryBudgets.current.decodeBudget` (a quarter of the effective memory limit);
         /// `Int.max` turns the byte bound, the live-pixel wait and the limit check off.
-        public var decodeMemoryBudget: Int
+        public var decodeBudget: Int
         /// Trim on memory pressure (`ImagePipeline.trimMemory`): a warning halves what the memory
         /// cache holds and returns pooled pixel memory; a critical event
         /// empties both, returns freed heap, and holds new decode admissions for
         /// `ImagePipeline.criticalPressureHold` while running decodes finish (default true).
-        public var respondsToMemoryPressure: Bool
+        public var respondsToPressure: Bool
         /// What every memory decision reads: the effective limit, the pixel memory alive and
         /// pooled, the process's other resident memory, and where pressure events come from
-        /// when `respondsToMemoryPressure` is set (default `.process`: this process's cgroup,
+        /// when `respondsToPressure` is set (default `.process`: this process's cgroup,
         /// `PixelMemory`, /proc/self/statm and `MemoryPressureMonitor.shared`).
-        public var memoryEnvironment: MemoryEnvironment
-        /// Default: 2 retries, 250 ms doubling up to 4 s.
-        public var retryPolicy: RetryPolicy
-        /// Waits between retries run on this clock (default `ContinuousClock`; tests inject one).
-        public var clock: any Clock<Duration>
-        /// Seconds without data before a fetch times out (default 30).
-        public var idleTimeout: Double
-        /// Largest body accepted, in bytes (default 256 MiB).
-        public var maxResponseSize: Int
-        /// Where download-to-file temporaries go when there is no disk cache (default: the
-        /// system temporary directory; with a disk cache, its own directory, so the finished
-        /// file is renamed into the cache).
-        public var temporaryDirectory: URL
+        public var environment: MemoryEnvironment
+
+        public init(decodeBudget: Int = MemoryBudgets.current.decodeBudget,
+                    respondsToPressure: Bool = true,
+                    environment: MemoryEnvironment = .process) {
+            self.decodeBudget = decodeBudget
+            self.respondsToPressure = respondsToPressure
+            self.environment = environment
+        }
+    }
+
+    /// What the pipeline reports as it works (its counters are always kept: `ImagePipeline.counters`).
+    public struct Diagnostics: Sendable {
         /// Receives every `PipelineEvent` (default nil). Called on arbitrary threads.
         public var eventHandler: (@Sendable (PipelineEvent) -> Void)?
-        /// Progressive previews while a `.streaming` fetch arrives (progressive JPEG scans, Adam7
-        /// PNG passes), published inside `loading` (rule PREVIEW-1). Default nil: none.
-        public var previews: PreviewPolicy? = nil
 
-        public init(transport: any ImageTransport = Configuration.defaultTransport(),
-                    memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),
-                    diskCache: DiskCache? = nil,
-                    httpCachePolicy: HTTPCachePolicy = .http,
-                    fetchStrategy: FetchStrategy = .inMemory,
-                    maxConcurrentFetches: Int = 6,
-                    maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    decodeMemoryBudget: Int = MemoryBudgets.current.decodeBudget,
-                    respondsToMemoryPressure: Bool = true,
-                    memoryEnvironment: MemoryEnvironment = .process,
-                    retryPolicy: RetryPolicy = RetryPolicy(),
-                    clock: any Clock<Duration> = ContinuousClock(),
-                    idleTimeout: Double = 30,
-                    maxResponseSize: Int = 256 << 20,
-                    temporaryDirectory: URL = FileManager.default.temporaryDirectory,
-                    eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil) {
-            self.transport = transport
-            self.memoryCache = memoryCache
-            self.diskCache = diskCache
-            self.httpCachePolicy = httpCachePolicy
-            self.fetchStrategy = fetchStrategy
-            self.maxConcurrentFetches = maxConcurrentFetches
-            self.maxConcurrentDecodes = maxConcurrentDecodes
-            self.decodeMemoryBudget = decodeMemoryBudget
-            self.respondsToMemoryPressure = respondsToMemoryPressure
-            self.memoryEnvironment = memoryEnvironment
-            self.retryPolicy = retryPolicy
-            self.clock = clock
-            self.idleTimeout = idleTimeout
-            self.maxResponseSize = maxResponseSize
-            self.temporaryDirectory = temporaryDirectory
+        public init(eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil) {
             self.eventHandler = eventHandler
-        }
-
-        /// The platform's default transport (see `transport`).
-        public static func defaultTransport() -> any ImageTransport {
-            BuiltInTransport.platformDefault.make()
         }
     }
 }

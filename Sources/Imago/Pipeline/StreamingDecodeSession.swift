@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// One attempt of a streaming load: the consumer a `.streaming` fetch hands its body to. Each
+/// One attempt of a streaming load: the consumer a `.stream` fetch hands its body to. Each
 /// piece goes to the disk cache's temporary file (the tee, when the load may write the disk) and
 /// into the push decoder. At the header, the decode asks the decode stage for its slot and bytes
 /// (`DecodeStage.admit`), exactly as a decode of a stored body does, and the transfer waits meanwhile (the

@@ -99,8 +99,8 @@ public struct MemoryGate {
             ("decode-12mp-webp-lossy", .decode(file: try input(.webpLossy, 12))),
             ("thumbnail-12mp-jpeg-downsampled", .thumbnail(file: jpeg12, maxPixelSize: 256, method: .downsampledDecode)),
             ("thumbnail-12mp-jpeg-full+resize", .thumbnail(file: jpeg12, maxPixelSize: 256, method: .fullDecodeThenResize)),
-            ("fetch-40mp-jpeg-data", .fetch(url: url, strategy: FetchStrategy.inMemory.rawValue, temporaryDirectory: scratch.path)),
-            ("fetch-40mp-jpeg-file", .fetch(url: url, strategy: FetchStrategy.downloadToFile.rawValue, temporaryDirectory: scratch.path)),
+            ("fetch-40mp-jpeg-data", .fetch(url: url, strategy: FetchStrategy.data.rawValue, temporaryDirectory: scratch.path)),
+            ("fetch-40mp-jpeg-file", .fetch(url: url, strategy: FetchStrategy.file.rawValue, temporaryDirectory: scratch.path)),
             ("pipeline-40-loads-2mp-cache-32mib", .pipelineBatch(file: try input(.jpegBaseline, 2), count: 40, cacheCostLimit: 32 << 20)),
             // MEM-5: the cache still holds ten 12 MP images (about 460 MiB) when the pipeline is
             // dropped; all of it must be given back.

@@ -51,7 +51,7 @@ public enum MemoryProbeRunner {
         guard let url = URL(string: url), let transport = Self.transport(name) else { return }
         // One small request through the same transport: its code pages and connection pool are
         // the stack's, not the probe's. The body is a tiny Range so a large image is not read.
-        let request = FetchRequest(url: url, headers: ["Range": "bytes=0-0"], idleTimeout: 5)
+        let request = FetchRequest(url: url, headers: ["Range": "bytes=0-0"], idleTimeout: .seconds(5))
         _ = try? await transport.fetch(request) { _ in }
     }
 
@@ -73,8 +73,8 @@ public enum MemoryProbeRunner {
                 throw BenchError("bad fetch probe \(url) \(strategy) \(transportName ?? "default")")
             }
             var configuration = ImagePipeline.Configuration(
-                transport: transport, memoryCache: nil, fetchStrategy: strategy, retryPolicy: RetryPolicy.none,
-                temporaryDirectory: URL(fileURLWithPath: temporaryDirectory))
+                dependencies: .init(transport: transport, memoryCache: nil),
+                network: .init(fetchStrategy: strategy, retryPolicy: RetryPolicy.none, temporaryDirectory: URL(fileURLWithPath: temporaryDirectory)))
             if previews { configuration.previews = PreviewPolicy() }
             let pipeline = ImagePipeline(configuration: configuration)
             owner.watch(pipeline)
@@ -84,7 +84,7 @@ public enum MemoryProbeRunner {
         case .pipelineBatch(let file, let count, let cacheCostLimit):
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             let pipeline = ImagePipeline(configuration: .init(
-                memoryCache: MemoryCache(configuration: .init(costLimit: cacheCostLimit))))
+                dependencies: .init(memoryCache: MemoryCache(configuration: .init(costLimit: cacheCostLimit)))))
             owner.watch(pipeline)
             var total = 0
             for index in 0..<count {

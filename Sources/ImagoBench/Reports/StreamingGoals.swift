@@ -1,3 +1,5 @@
+import Imago
+
 extension GoalCheck {
     /// Issue 14's streaming goals: at 20 MB/s, streaming time to pixels at most 1.1× the raw
     /// transfer time, and (without a disk cache) peak RSS growth at most the decoded bytes plus
@@ -18,7 +20,7 @@ extension GoalCheck {
             func row(_ metric: String) -> BenchResult? {
                 stream.first {
                     $0.metric == metric && "\($0.parameter("format") ?? "?") \($0.parameter("size") ?? "?")" == label
-                        && ($0.parameter("strategy") == nil || $0.parameter("strategy") == FetchStrategyName.streaming)
+                        && ($0.parameter("strategy") == nil || $0.parameter("strategy") == FetchStrategy.stream.rawValue)
                         && ($0.parameter("bandwidth") == nil || $0.parameter("bandwidth") == streamingBandwidth)
                 }
             }
@@ -42,7 +44,3 @@ extension GoalCheck {
     }
 }
 
-/// The strategy names the stream scenario's rows carry.
-enum FetchStrategyName {
-    static let streaming = "stream"
-}

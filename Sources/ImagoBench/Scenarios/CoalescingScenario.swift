@@ -30,7 +30,7 @@ public struct CoalescingScenario: BenchScenario {
                 for round in 0..<Self.rounds(quick: context.quick) {
                     let path = "/coalesce/\(crowd)/\(round).jpg"
                     server.setRoute(path, Route(body: body, contentType: "image/jpeg"))
-                    let pipeline = ImagePipeline(configuration: .init(retryPolicy: .none))
+                    let pipeline = ImagePipeline(configuration: .init(network: .init(retryPolicy: .none)))
                     latencies += try await Self.loadTogether(crowd, pipeline, server.url(for: path))
                     requests.append(Double(server.counters.requests(for: path)))
                     decodes.append(Double(pipeline.counters.snapshot.decodes))

@@ -77,7 +77,7 @@ public struct ThroughputScenario: BenchScenario {
 
     /// Images per second through a fresh pipeline, `concurrency` loads in flight at a time.
     static func pipelineRate(_ urls: [URL], concurrency: Int, transport: any ImageTransport) async throws -> Double {
-        let pipeline = ImagePipeline(configuration: .init(transport: transport, retryPolicy: .none))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(transport: transport), network: .init(retryPolicy: .none)))
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = 0

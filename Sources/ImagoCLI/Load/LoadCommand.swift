@@ -76,7 +76,7 @@ struct LoadCommand: AsyncParsableCommand {
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
         if let n = maxPixelSize, n < 1 { throw ValidationError("--max-pixel-size must be at least 1") }
-        if previews && strategy != .streaming { throw ValidationError("--previews needs --strategy stream: only a streaming decode sees the image before its last byte") }
+        if previews && strategy != .stream { throw ValidationError("--previews needs --strategy stream: only a streaming decode sees the image before its last byte") }
         if !(previewInterval >= 0) || !(previewInterval <= Self.maxTTL) {
             throw ValidationError("--preview-interval must be a number of seconds from 0 to \(Int(Self.maxTTL))")
         }
@@ -103,16 +103,16 @@ struct LoadCommand: AsyncParsableCommand {
         // goes, which can be after the pipeline's events say its work ended.
         let downloads = try RunDirectory.make()
         defer { downloads.remove() }
+        let httpPolicy = HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
+                                          alwaysRevalidate: alwaysRevalidate)
         var configuration = ImagePipeline.Configuration(
-            transport: transport.make(),
-            memoryCache: noMemoryCache ? nil : MemoryCache(),
-            diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) },
-            httpCachePolicy: HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
-                                             alwaysRevalidate: alwaysRevalidate),
-            fetchStrategy: strategy ?? (cacheDir != nil ? .downloadToFile : .inMemory),
-            idleTimeout: timeout,
-            temporaryDirectory: downloads.url,
-            eventHandler: recorder.record)
+            dependencies: .init(transport: transport.make(), memoryCache: noMemoryCache ? nil : MemoryCache(),
+                                diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) }),
+            network: .init(fetchStrategy: strategy ?? (cacheDir != nil ? .file : .data), httpCachePolicy: httpPolicy,
+                           // Validated positive and finite; from a billion seconds it means never, as before.
+                           idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
+                           temporaryDirectory: downloads.url),
+            diagnostics: .init(eventHandler: recorder.record))
         if previews {
             configuration.previews = PreviewPolicy(minimumInterval: .milliseconds(Int((previewInterval * 1000).rounded())))
         }

@@ -62,7 +62,7 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// live subscribers (raised, lowered, or after the highest one cancelled). Rule: SHARE-5.
     public static let priorities = LoaderCapabilities(rawValue: 1 << 6)
     /// A choice of fetch strategies, made by `LoaderContext.fetchStrategy`: `.data` and `.file`,
-    /// plus `.streaming` with `.decodesWhileStreaming` (`fetchStrategies` lists them). Every one
+    /// plus `.stream` with `.decodesWhileStreaming` (`fetchStrategies` lists them). Every one
     /// gives identical pixels and the same phase sequence, apart from progress and previews, for
     /// a success, a 404, a truncation, an empty body and progressive images.
     /// Rules: FETCH-1 (`.data` against `.file`), FETCH-3 (every strategy offered).
@@ -91,9 +91,9 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// Rule: MEM-4.
     public static let memoryPressure = LoaderCapabilities(rawValue: 1 << 11)
 
-    /// Decode while streaming (`LoaderContext.FetchStrategy.streaming`): the loader hands each
+    /// Decode while streaming (`LoaderContext.FetchStrategy.stream`): the loader hands each
     /// piece of the body to its decoder as it arrives, by default or when the context asks for
-    /// `.streaming` (which it must then honour). Commits the loader to:
+    /// `.stream` (which it must then honour). Commits the loader to:
     /// - never holding the whole compressed body in memory: a decoder's bounded buffer aside,
     ///   what arrives is decoded and let go (with a disk cache it may also be written to a file
     ///   as it arrives, in `temporaryDirectory` or the cache's directory); with no disk cache no
@@ -104,13 +104,13 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     ///   live decoded bytes, return to their baseline within 5 s), what the stream wrote is
     ///   deleted, and nothing more is published;
     /// - with `.selectableFetchStrategy`, the pixels and phases of `.data` and `.file`, apart from
-    ///   progress and previews (FETCH-3 adds `.streaming` to the strategies it compares).
-    /// Rule: FETCH-4 (and `.streaming` in FETCH-3 and HTTP-3).
+    ///   progress and previews (FETCH-3 adds `.stream` to the strategies it compares).
+    /// Rule: FETCH-4 (and `.stream` in FETCH-3 and HTTP-3).
     public static let decodesWhileStreaming = LoaderCapabilities(rawValue: 1 << 12)
 
     /// Progressive previews: while a progressive JPEG's scans or an Adam7-interlaced PNG's passes
     /// arrive, the model publishes coarse images of the one being loaded (with the strategy the
-    /// loader uses by default, or `.streaming` when it declares `.decodesWhileStreaming`: PREVIEW-1
+    /// loader uses by default, or `.stream` when it declares `.decodesWhileStreaming`: PREVIEW-1
     /// asks for that). Commits the loader to:
     /// - publishing a preview only inside `loading`, never as `success` and never after the
     ///   attempt's terminal phase, which still comes exactly once;
@@ -130,12 +130,12 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     public static let progressivePreviews = LoaderCapabilities(rawValue: 1 << 13)
 
     /// The strategies a loader offers, in the order FETCH-3 compares them: `.data` and `.file`
-    /// with `.selectableFetchStrategy`, `.streaming` with `.decodesWhileStreaming`.
+    /// with `.selectableFetchStrategy`, `.stream` with `.decodesWhileStreaming`.
     public var fetchStrategies: [LoaderContext.FetchStrategy] {
         LoaderContext.FetchStrategy.allCases.filter { strategy in
             switch strategy {
             case .data, .file: contains(.selectableFetchStrategy)
-            case .streaming: contains(.decodesWhileStreaming)
+            case .stream: contains(.decodesWhileStreaming)
             }
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 /// disk cache (same directory): that is how checks model an app restart or a second process.
 public struct LoaderContext: Sendable {
     /// Fetch strategies: `.data` and `.file` for loaders that declare `.selectableFetchStrategy`,
-    /// `.streaming` for those that declare `.decodesWhileStreaming` (the strategies a loader
+    /// `.stream` for those that declare `.decodesWhileStreaming` (the strategies a loader
     /// offers are `LoaderCapabilities.fetchStrategies`).
     public enum FetchStrategy: String, Sendable, CaseIterable {
         /// Body accumulated in memory (a data task), decoded once complete.
@@ -17,7 +17,7 @@ public struct LoaderContext: Sendable {
         /// also go to a file as they arrive, never to memory), must end the transfer and the
         /// decode together on a cancel, and must give the pixels and phases of the other
         /// strategies apart from progress and previews (FETCH-3, FETCH-4).
-        case streaming = "stream"
+        case stream
     }
 
     /// The disk cache's directory (empty at first).

@@ -102,7 +102,7 @@ extension ConformanceCheck {
         },
         ConformanceCheck("FETCH-4", "Decoding while streaming never holds the whole compressed body in memory, and a cancel "
                             + "mid-stream ends the transfer and the decode together.", requires: .decodesWhileStreaming) { run in
-            run.context.fetchStrategy = .streaming
+            run.context.fetchStrategy = .stream
             let loader = try run.loader()
             try await Self.streamsWithoutHoldingTheBody(run, loader)
             try await Self.cancelMidStreamEndsTransferAndDecode(run, loader)

@@ -23,7 +23,7 @@ extension ConformanceCheck {
 
             // Every scan shown (interval zero): order, size, one terminal phase.
             var everyScan = try run.newContext()
-            if streams { everyScan.fetchStrategy = .streaming }
+            if streams { everyScan.fetchStrategy = .stream }
             everyScan.previewInterval = .zero
             let loader = try run.loader(everyScan)
             // JPEG held after scans 1-3, at the target size when the loader takes one; PNG held
@@ -40,7 +40,7 @@ extension ConformanceCheck {
             // while the body was held.
             let interval = Duration.milliseconds(500)
             var bounded = try run.newContext()
-            if streams { bounded.fetchStrategy = .streaming }
+            if streams { bounded.fetchStrategy = .stream }
             bounded.previewInterval = interval
             let rateLoader = try run.loader(bounded)
             let limited = try await Self.previewedLoad(run, rateLoader, "rate.jpg", jpeg,

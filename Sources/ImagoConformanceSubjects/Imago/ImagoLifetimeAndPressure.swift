@@ -26,8 +26,8 @@ final class ImagoLifetimeProbe: LifetimeProbe {
     var loaderObjects: [AnyObject] {
         var objects: [AnyObject] = [loader.pipeline]
         if let monitor = loader.pressureMonitor { objects.append(monitor) }
-        if let memory = loader.pipeline.configuration.memoryCache { objects.append(memory) }
-        if let disk = loader.pipeline.configuration.diskCache { objects.append(disk) }
+        if let memory = loader.pipeline.configuration.dependencies.memoryCache { objects.append(memory) }
+        if let disk = loader.pipeline.configuration.dependencies.diskCache { objects.append(disk) }
         return objects
     }
 

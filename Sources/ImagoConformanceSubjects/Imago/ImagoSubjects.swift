@@ -29,7 +29,7 @@ public enum ImagoSubjects {
         switch strategy {
         case .data: break
         case .file: capabilities.insert(.downloadsToFile)
-        case .streaming: capabilities.formUnion([.decodesWhileStreaming, .progressivePreviews])
+        case .stream: capabilities.formUnion([.decodesWhileStreaming, .progressivePreviews])
         }
         return ConformanceSubject(name: "imago-\(strategy.rawValue)-\(caches.rawValue)", kind: .imago,
                                   capabilities: capabilities) { context in

@@ -4,7 +4,7 @@ import Imago
 
 /// Planted transport bugs in how a body is kept (`Mutant.errTruncationEndsBody`,
 /// `Mutant.fetchFileAlsoBuffersBody`): a transport of the harness's own that keeps bodies itself,
-/// taking them piece by piece from Imago's transport (its `.streaming` strategy), and makes the
+/// taking them piece by piece from Imago's transport (its `.stream` strategy), and makes the
 /// mistake there. Requests it has no mistake for go to Imago's transport unchanged.
 struct BodyMistakeTransport: ImageTransport {
     enum Mistake: Sendable {
@@ -20,7 +20,7 @@ struct BodyMistakeTransport: ImageTransport {
     func fetch(_ request: FetchRequest,
                progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
         switch (mistake, request.strategy) {
-        case (.truncationEndsBody, .inMemory):
+        case (.truncationEndsBody, .data):
             let body = KeptBody(file: nil)
             do {
                 let result = try await base.fetch(streaming(request, into: body), progress: progress)
@@ -29,7 +29,7 @@ struct BodyMistakeTransport: ImageTransport {
                 guard error != .cancelled, body.count > 0 else { throw error }
                 return FetchResult(head: FetchResponseHead(statusCode: 200), body: .data(body.memory), receivedBytes: body.count)
             }
-        case (.fileAlsoBuffersBody, .downloadToFile):
+        case (.fileAlsoBuffersBody, .file):
             let url = request.makeDownloadFileURL()
             guard FileManager.default.createFile(atPath: url.path, contents: nil),
                   let handle = try? FileHandle(forWritingTo: url)
@@ -51,7 +51,7 @@ struct BodyMistakeTransport: ImageTransport {
 
     private func streaming(_ request: FetchRequest, into body: KeptBody) -> FetchRequest {
         var streaming = request
-        streaming.strategy = .streaming
+        streaming.strategy = .stream
         streaming.bodyConsumer = BodyConsumerReference(body)
         return streaming
     }

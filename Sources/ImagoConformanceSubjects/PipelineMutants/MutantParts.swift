@@ -12,21 +12,24 @@ enum MutantParts {
     static func configure(_ configuration: inout ImagePipeline.Configuration, for mutant: Mutant?) {
         switch mutant {
         case .retryBackOffOnWallClock?:
-            // The back-off sleeps on the wall clock, not on the clock the loader was given.
-            configuration.clock = ContinuousClock()
+            // The back-off sleeps on the wall clock (and dates on the system's), not on the clock the
+            // loader was given.
+            configuration.dependencies.clock = .system
         case .memPressureIgnored?:
             // The monitor's events arrive; the pipeline was never wired to act on them.
-            configuration.respondsToMemoryPressure = false
+            configuration.memory.respondsToPressure = false
         case .httpStaleServedFresh?:
             // Stored responses are reused without asking, whatever their freshness, by a loader
             // that says it honours HTTP freshness.
-            configuration.httpCachePolicy = .aggressive
+            configuration.network.httpCachePolicy = .aggressive
         case .progressCountsChunksTwice?:
-            configuration.transport = DoubleCountingTransport(base: configuration.transport)
+            configuration.dependencies.transport = DoubleCountingTransport(base: configuration.dependencies.transport)
         case .errTruncationEndsBody?:
-            configuration.transport = BodyMistakeTransport(base: configuration.transport, mistake: .truncationEndsBody)
+            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
+                                                                   mistake: .truncationEndsBody)
         case .fetchFileAlsoBuffersBody?:
-            configuration.transport = BodyMistakeTransport(base: configuration.transport, mistake: .fileAlsoBuffersBody)
+            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
+                                                                   mistake: .fileAlsoBuffersBody)
         default:
             break
         }

@@ -5,7 +5,8 @@ import ImagoTestServer
 
 /// The pipeline applies the HTTP cache policy against the loopback server, for both fetch
 /// strategies: what reaches the disk, which loads ask the server, and what each load reports.
-/// The disk cache's clock is injected, and routes send a `Date` from it (`serve`).
+/// The pipeline's clock is injected (its dates; the disk cache keeps real time for its own
+/// bookkeeping), and routes send a `Date` from it (`serve`).
 final class HTTPCachePipelineTests: XCTestCase {
     private var server: TestServer!
     private var directory: URL!
@@ -34,10 +35,10 @@ final class HTTPCachePipelineTests: XCTestCase {
     /// A new pipeline (a "restart") over the same cache directory and clock.
     private func pipeline(_ strategy: FetchStrategy, _ policy: HTTPCachePolicy = .http,
                           events: (@Sendable (PipelineEvent) -> Void)? = nil) throws -> ImagePipeline {
-        let clock = self.clock
-        let disk = try DiskCache(directory: directory, configuration: .init(now: { clock.now() }))
-        return ImagePipeline(configuration: .init(memoryCache: nil, diskCache: disk, httpCachePolicy: policy,
-                                                  fetchStrategy: strategy, retryPolicy: .none, eventHandler: events))
+        let disk = try DiskCache(directory: directory)
+        return ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil, diskCache: disk, clock: clock.pipelineClock()),
+            network: .init(fetchStrategy: strategy, httpCachePolicy: policy, retryPolicy: .none),
+            diagnostics: .init(eventHandler: events)))
     }
 
     private func load(_ path: String, _ pipeline: ImagePipeline) async throws -> ImageResponse {
@@ -137,7 +138,7 @@ final class HTTPCachePipelineTests: XCTestCase {
             let expected = try await ImageDecoder.decode(Data(otherPNG))
             XCTAssertEqual(changed.pixels, expected.pixels)
             let key = ImageRequest(source: .url(server.url(for: path))).source.identity
-            XCTAssertEqual(try pipeline(strategy).configuration.diskCache?.entry(forKey: key)?.byteCount, otherPNG.count)
+            XCTAssertEqual(try pipeline(strategy).configuration.dependencies.diskCache?.entry(forKey: key)?.byteCount, otherPNG.count)
         }
     }
 
@@ -158,7 +159,7 @@ final class HTTPCachePipelineTests: XCTestCase {
         server.setRoute("/private-big.png", Route(body: png, contentType: "image/png",
                                                   faults: Faults(closeAfterBytes: png.count / 2, headers: ["Cache-Control": "no-store"])))
         do {
-            _ = try await load("/private-big.png", try pipeline(.downloadToFile))
+            _ = try await load("/private-big.png", try pipeline(.file))
             XCTFail("a truncated body succeeded")
         } catch {
             XCTAssertEqual(error as? ImageLoadingError, .fetch(.truncated(expected: png.count, received: png.count / 2)))
@@ -168,11 +169,11 @@ final class HTTPCachePipelineTests: XCTestCase {
 
     func testA304NamingAnotherETagIsNotTrustedAndTheImageIsFetchedAgain() async throws {
         serve("/lying.png", "no-cache")
-        _ = try await load("/lying.png", try pipeline(.inMemory))
+        _ = try await load("/lying.png", try pipeline(.data))
         // The revalidation gets a 304 for another representation: it confirms nothing stored.
         server.setRoute("/lying.png", Route(body: otherPNG, contentType: "image/png", faults: Faults(headers: ["Cache-Control": "no-cache"]))
             .failFirst(1, with: Faults(status: 304, headers: ["ETag": "\"someone-else\"", "Cache-Control": "no-cache"])))
-        let response = try await load("/lying.png", try pipeline(.inMemory))
+        let response = try await load("/lying.png", try pipeline(.data))
         XCTAssertEqual(response.diskCache, .replaced)
         let current = try await ImageDecoder.decode(Data(otherPNG)).pixels
         XCTAssertEqual(response.pixels, current, "the server's current image, not the stored one")
@@ -201,7 +202,7 @@ final class HTTPCachePipelineTests: XCTestCase {
     func testAggressiveStoresEverythingButNoStoreAndNeverAsks() async throws {
         serve("/said-nothing.png", "no-cache")
         serve("/private.png", "no-store")
-        let pipeline = try pipeline(.inMemory, .aggressive)
+        let pipeline = try pipeline(.data, .aggressive)
         let outcome2 = try await load("/said-nothing.png", pipeline).diskCache
         XCTAssertEqual(outcome2, .stored)
         clock.advance(by: 10 * 365 * 86_400)
@@ -215,11 +216,11 @@ final class HTTPCachePipelineTests: XCTestCase {
     func testTimeToLiveOverridesTheServer() async throws {
         serve("/long.png", "max-age=86400")
         let policy = HTTPCachePolicy(timeToLive: .seconds(5))
-        _ = try await load("/long.png", try pipeline(.inMemory, policy))
+        _ = try await load("/long.png", try pipeline(.data, policy))
         clock.advance(by: 6)
-        let outcome5 = try await load("/long.png", try pipeline(.inMemory, policy)).diskCache
+        let outcome5 = try await load("/long.png", try pipeline(.data, policy)).diskCache
         XCTAssertEqual(outcome5, .revalidated)
-        let outcome6 = try await load("/long.png", try pipeline(.inMemory, .init(alwaysRevalidate: true))).diskCache
+        let outcome6 = try await load("/long.png", try pipeline(.data, .init(alwaysRevalidate: true))).diskCache
         XCTAssertEqual(outcome6, .revalidated)
         XCTAssertEqual(server.counters.requests(for: "/long.png"), 3)
     }

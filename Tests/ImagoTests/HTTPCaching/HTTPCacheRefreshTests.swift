@@ -96,6 +96,6 @@ final class HTTPCacheRefreshTests: XCTestCase {
         XCTAssertNil(policy.timeToLive)
         XCTAssertFalse(policy.alwaysRevalidate)
         XCTAssertEqual(policy.maxHeuristicLifetime, .seconds(86_400))
-        XCTAssertEqual(ImagePipeline.Configuration().httpCachePolicy, .http)
+        XCTAssertEqual(ImagePipeline.Configuration().network.httpCachePolicy, .http)
     }
 }

@@ -25,7 +25,7 @@ final class NginxCancellationTests: NginxTestCase {
             XCTAssertTrue(midBody, "\(combination): bytes arrived")
             let receivedBeforeCancel = progress.all.last?.received ?? 0
             XCTAssertLessThan(receivedBeforeCancel, size, "\(combination): cancelled mid-body")
-            if combination.strategy == .downloadToFile {
+            if combination.strategy == .file {
                 XCTAssertEqual(downloadLeftovers().count, 1, "\(combination): the body is streaming to its temporary")
             }
             let cancelled = ContinuousClock.now

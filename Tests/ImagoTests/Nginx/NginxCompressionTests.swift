@@ -104,7 +104,9 @@ final class NginxCompressionTests: NginxTestCase {
         let image = Self.images[0]
         for transport in NginxTransports.all {
             let pipeline = ImagePipeline(configuration: .init(
-                transport: transport.make(), memoryCache: nil, respondsToMemoryPressure: false, retryPolicy: .none))
+                dependencies: .init(transport: transport.make(), memoryCache: nil),
+                network: .init(retryPolicy: .none),
+                memory: .init(respondsToPressure: false)))
             for prefix in ["/gzip/", "/gzip-static/"] {
                 let path = prefix + image + "?identity-\(transport.name)"
                 _ = try await pipeline.response(for: ImageRequest(source: .url(nginx.url(for: path))))

@@ -39,14 +39,15 @@ final class NginxHTTPCachingTests: NginxTestCase {
         caches.appendingPathComponent("\(combination.transport.name)-\(combination.strategy.rawValue)")
     }
 
-    /// A pipeline with a disk cache whose clock runs `skew` seconds ahead of real time (nginx's
+    /// A pipeline with a disk cache, its clock running `skew` seconds ahead of real time (nginx's
     /// clock), the way time passing between two app launches looks.
     private func cachingPipeline(_ combination: NginxCombination, skew: Double = 0) throws -> ImagePipeline {
-        let disk = try DiskCache(directory: cacheDirectory(combination),
-                                 configuration: .init(now: { Date() + skew }))
+        let disk = try DiskCache(directory: cacheDirectory(combination))
         return ImagePipeline(configuration: .init(
-            transport: combination.transport.make(), memoryCache: nil, diskCache: disk,
-            fetchStrategy: combination.strategy, respondsToMemoryPressure: false, retryPolicy: .none))
+            dependencies: .init(transport: combination.transport.make(), memoryCache: nil, diskCache: disk,
+                                clock: PipelineClock(now: { Date() + skew }, sleepingOn: ContinuousClock())),
+            network: .init(fetchStrategy: combination.strategy, retryPolicy: .none),
+            memory: .init(respondsToPressure: false)))
     }
 
     private func outcome(_ path: String, _ combination: NginxCombination, skew: Double = 0) async throws -> ImageResponse {

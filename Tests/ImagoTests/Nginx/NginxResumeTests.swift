@@ -19,8 +19,9 @@ final class NginxResumeTests: NginxTestCase {
 
     private func diskCachePipeline(_ transport: NginxTransportCase, _ directory: URL, retries: RetryPolicy) throws -> ImagePipeline {
         ImagePipeline(configuration: .init(
-            transport: transport.make(), memoryCache: nil, diskCache: try DiskCache(directory: directory),
-            fetchStrategy: .downloadToFile, respondsToMemoryPressure: false, retryPolicy: retries))
+            dependencies: .init(transport: transport.make(), memoryCache: nil, diskCache: try DiskCache(directory: directory)),
+            network: .init(fetchStrategy: .file, retryPolicy: retries),
+            memory: .init(respondsToPressure: false)))
     }
 
     func testAnInterruptedLargeDownloadResumesWithA206() async throws {

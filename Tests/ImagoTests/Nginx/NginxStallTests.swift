@@ -21,7 +21,7 @@ final class NginxStallTests: NginxTestCase {
         self.upstream = upstream
         upstream.setRoute("/stall.jpg", Route(body: image, contentType: "image/jpeg", faults: Faults(stallAfterBytes: 1_000)))
         _ = try await startNginx([.prefix("/stalled/", .proxy(to: .url(upstream.url(for: "/"))))])
-        let idleTimeout = 1.0   // URLSession counts whole seconds
+        let idleTimeout = Duration.seconds(1)   // URLSession counts whole seconds
         try await forEachCombination { combination in
             let upstreamBefore = upstream.counters.requests(for: "/stall.jpg")
             let pipeline = pipeline(combination, idleTimeout: idleTimeout)   // retries on: a stall must not use them
@@ -29,8 +29,8 @@ final class NginxStallTests: NginxTestCase {
             let result = await load(pipeline, request("/stalled/stall.jpg", combination))
             let elapsed = ContinuousClock.now - started
             XCTAssertEqual(result.failure, .fetch(.timedOut), "\(combination)")
-            XCTAssertGreaterThanOrEqual(elapsed, .seconds(idleTimeout) - .milliseconds(50), "\(combination): not before the idle timeout")
-            XCTAssertLessThan(elapsed, .seconds(idleTimeout + 4), "\(combination): soon after it")
+            XCTAssertGreaterThanOrEqual(elapsed, idleTimeout - .milliseconds(50), "\(combination): not before the idle timeout")
+            XCTAssertLessThan(elapsed, idleTimeout + .seconds(4), "\(combination): soon after it")
             XCTAssertEqual(pipeline.counters.snapshot.fetches, 1, "\(combination): not retried")
             XCTAssertEqual(upstream.counters.requests(for: "/stall.jpg") - upstreamBefore, 1, "\(combination): one request upstream")
             // nginx logs the request once it sees the client gone (499: closed while waiting on

@@ -79,11 +79,11 @@ class NginxTestCase: XCTestCase {
     /// A pipeline over the combination's transport and strategy, without a memory cache (every
     /// load is a fetch).
     func pipeline(_ combination: NginxCombination, retryPolicy: RetryPolicy = quickRetries,
-                  clock: any Clock<Duration> = ContinuousClock(), idleTimeout: Double = 10) -> ImagePipeline {
+                  clock: any Clock<Duration> = ContinuousClock(), idleTimeout: Duration = .seconds(10)) -> ImagePipeline {
         ImagePipeline(configuration: .init(
-            transport: combination.transport.make(), memoryCache: nil, fetchStrategy: combination.strategy,
-            respondsToMemoryPressure: false, retryPolicy: retryPolicy, clock: clock, idleTimeout: idleTimeout,
-            temporaryDirectory: downloads))
+            dependencies: .init(transport: combination.transport.make(), memoryCache: nil, clock: PipelineClock(sleepingOn: clock)),
+            network: .init(fetchStrategy: combination.strategy, retryPolicy: retryPolicy, idleTimeout: idleTimeout, temporaryDirectory: downloads),
+            memory: .init(respondsToPressure: false)))
     }
 
     /// `path` plus the combination's query, on nginx's 127.0.0.1 listener.

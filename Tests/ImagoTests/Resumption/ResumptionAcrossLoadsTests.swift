@@ -21,7 +21,7 @@ final class ResumptionAcrossLoadsTests: XCTestCase {
     override func tearDown() async throws { try await harness.stop() }
 
     /// Loads `path` once with retries off and expects it to fail (leaving a partial).
-    private func failOnce(_ path: String, _ transport: any ImageTransport, idleTimeout: Double = 10,
+    private func failOnce(_ path: String, _ transport: any ImageTransport, idleTimeout: Duration = .seconds(10),
                           cacheSizeLimit: Int = 64 << 20, file: StaticString = #filePath, line: UInt = #line) async throws {
         let pipeline = try harness.pipeline(transport, retries: RetryPolicy.none, diskCache: true, idleTimeout: idleTimeout,
                                             cacheSizeLimit: cacheSizeLimit)
@@ -46,7 +46,7 @@ final class ResumptionAcrossLoadsTests: XCTestCase {
             XCTAssertTrue((1...half).contains(kept), "\(name): kept \(kept)")
             XCTAssertEqual(harness.ranges(path), [nil, "bytes=\(kept)-"], name)
             XCTAssertEqual(harness.server.counters.bodyBytesSent(for: path), half + jpeg.count - kept, name)
-            XCTAssertNotNil(pipeline.configuration.diskCache?.entry(forKey: harness.request(path).source.identity), name)
+            XCTAssertNotNil(pipeline.configuration.dependencies.diskCache?.entry(forKey: harness.request(path).source.identity), name)
             await harness.expectNoTemporaries(name)
         }
     }
@@ -55,7 +55,7 @@ final class ResumptionAcrossLoadsTests: XCTestCase {
         for (name, transport) in ResumptionHarness.transports {
             let path = "/stalled-\(name).jpg"
             harness.server.setRoute(path, Route(body: jpeg, initialFaults: [Faults(stallAfterBytes: half)]))
-            try await failOnce(path, transport, idleTimeout: 0.3)
+            try await failOnce(path, transport, idleTimeout: .milliseconds(300))
             XCTAssertEqual(partials.count, 2, "\(name): the partial and its record")
             let pipeline = try harness.pipeline(transport, diskCache: true)
             let response = try await pipeline.response(for: harness.request(path))

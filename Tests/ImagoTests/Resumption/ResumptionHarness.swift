@@ -32,17 +32,17 @@ struct ResumptionHarness {
 
     /// A download-to-file pipeline over `transport`; with `diskCache`, one in `scratch`.
     func pipeline(_ transport: any ImageTransport, retries: RetryPolicy = quickRetries, diskCache: Bool = false,
-                  idleTimeout: Double = 10, cacheClock: (@Sendable () -> Date)? = nil, cacheSizeLimit: Int = 64 << 20,
+                  idleTimeout: Duration = .seconds(10), cacheClock: (@Sendable () -> Date)? = nil, cacheSizeLimit: Int = 64 << 20,
                   events: EventKinds? = nil) throws -> ImagePipeline {
         var cacheConfiguration = DiskCache.Configuration(sizeLimit: cacheSizeLimit)
         if let cacheClock { cacheConfiguration.now = cacheClock }
         let cache = diskCache ? try DiskCache(directory: scratch, configuration: cacheConfiguration) : nil
         var configuration = ImagePipeline.Configuration(
-            transport: transport, memoryCache: nil, diskCache: cache, fetchStrategy: .downloadToFile,
-            retryPolicy: retries)
-        configuration.idleTimeout = idleTimeout
-        configuration.temporaryDirectory = scratch
-        if let events { configuration.eventHandler = { event in events.append(event.kind) } }
+            dependencies: .init(transport: transport, memoryCache: nil, diskCache: cache),
+            network: .init(fetchStrategy: .file, retryPolicy: retries))
+        configuration.network.idleTimeout = idleTimeout
+        configuration.network.temporaryDirectory = scratch
+        if let events { configuration.diagnostics.eventHandler = { event in events.append(event.kind) } }
         return ImagePipeline(configuration: configuration)
     }
 

@@ -32,17 +32,17 @@ final class BodySink {
     init(_ request: FetchRequest, head: FetchResponseHead, expectedSize: Int?) throws(FetchError) {
         limit = request.maxResponseSize
         switch request.strategy {
-        case .inMemory:
+        case .data:
             var data = Data()
             if let expectedSize, expectedSize > 0 { data.reserveCapacity(expectedSize) }
             destination = .memory(data)
             (resumedFrom, resumedTotal) = (0, nil)
-        case .downloadToFile:
+        case .file:
             let file = try DownloadFile(request, head: head)
             destination = .file(file)
             (resumedFrom, resumedTotal) = (file.offset, file.offset > 0 ? file.total : nil)
             stored = file.offset
-        case .streaming:
+        case .stream:
             guard let consumer = request.bodyConsumer?.consumer else { throw .bodyRefused("a streaming request without a body consumer") }
             destination = .consumer(consumer)
             (resumedFrom, resumedTotal) = (0, nil)

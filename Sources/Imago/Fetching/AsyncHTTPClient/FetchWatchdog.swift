@@ -28,12 +28,12 @@ struct FetchWatchdog: Sendable {
     /// nil: no total limit.
     let deadline: ContinuousClock.Instant?
 
-    /// A watchdog for `idleTimeout` seconds of silence (off unless finite and positive) and an
-    /// optional total limit counted from now.
-    init(idleTimeout: Double, totalTimeout: Duration?) {
-        // Past a billion seconds (31 years) a timeout means "never"; it also keeps
-        // `Duration.seconds(_:)` from trapping on values it cannot represent.
-        self.idleTimeout = idleTimeout > 0 && idleTimeout < 1e9 ? .seconds(idleTimeout) : nil
+    /// A watchdog for `idleTimeout` of silence (off unless positive and shorter than
+    /// `FetchRequest.noIdleTimeout`) and an optional total limit counted from now.
+    init(idleTimeout: Duration, totalTimeout: Duration?) {
+        // From a billion seconds (31 years) a timeout means "never"; it also keeps the deadline
+        // arithmetic on `ContinuousClock.Instant` far from overflow.
+        self.idleTimeout = idleTimeout > .zero && idleTimeout < FetchRequest.noIdleTimeout ? idleTimeout : nil
         self.deadline = totalTimeout.map { ContinuousClock.now.advanced(by: $0) }
     }
 

@@ -3,28 +3,28 @@ import Synchronization
 
 /// The decode stage: bounded concurrency and bytes, ordered by the shared work's live priority.
 /// A decode declares what it will need, read from the image's header before any pixel is
-/// allocated (`Configuration.decodeMemoryBudget`), and is admitted here, in one way for every
+/// allocated (`Configuration.Memory.decodeBudget`), and is admitted here, in one way for every
 /// kind of input (`admit`): a stored body (`decode`) and a body decoded as it arrives
 /// (`StreamingDecodeSession`) alike.
 struct DecodeStage: Sendable {
     let limiter: StageLimiter
-    /// Whether decodes are budgeted at all (`decodeMemoryBudget` is not `Int.max`): the byte
+    /// Whether decodes are budgeted at all (`Memory.decodeBudget` is not `Int.max`): the byte
     /// bound, the live-pixel wait and the refusal past the memory limit go together.
     let budgetsMemory: Bool
     /// The memory cache a decode that needs room may trim (nil: none).
     let memoryCache: MemoryCache<ImageRequestKey, DecodedImage>?
-    /// What the memory decisions read (`Configuration.memoryEnvironment`).
+    /// What the memory decisions read (`Configuration.Memory.environment`).
     let memory: MemoryEnvironment
     /// `ImagePipeline.Configuration.previews`, for streaming decodes.
     let previews: PreviewPolicy?
     let diagnostics: PipelineDiagnostics
 
     init(configuration: ImagePipeline.Configuration, diagnostics: PipelineDiagnostics) {
-        budgetsMemory = configuration.decodeMemoryBudget != .max
-        memory = configuration.memoryEnvironment
-        limiter = StageLimiter(limit: configuration.maxConcurrentDecodes, byteBudget: configuration.decodeMemoryBudget,
-                               headroom: budgetsMemory ? Self.livePixelHeadroom(configuration.memoryEnvironment) : nil)
-        memoryCache = configuration.memoryCache
+        budgetsMemory = configuration.memory.decodeBudget != .max
+        memory = configuration.memory.environment
+        limiter = StageLimiter(limit: configuration.limits.maxConcurrentDecodes, byteBudget: configuration.memory.decodeBudget,
+                               headroom: budgetsMemory ? Self.livePixelHeadroom(configuration.memory.environment) : nil)
+        memoryCache = configuration.dependencies.memoryCache
         previews = configuration.previews
         self.diagnostics = diagnostics
     }

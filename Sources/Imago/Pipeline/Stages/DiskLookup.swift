@@ -22,8 +22,8 @@ struct DiskLookup: Sendable {
     }
 }
 
-/// A completed transport fetch and when it ran, by the cache's clock (RFC 9111's request and
-/// response times, for the age of what is stored).
+/// A completed transport fetch and when it ran, by the pipeline's clock (RFC 9111's request
+/// and response times, for the age of what is stored).
 struct Exchange: Sendable {
     let result: FetchResult
     let requestedAt: Date

@@ -6,15 +6,17 @@ import Foundation
 /// kept off the disk (`store`, `keepOff`); and what a 304 refreshes (`payload(from:…)`). With no
 /// disk cache every decision is "nothing stored".
 struct DiskStage: Sendable {
-    /// `ImagePipeline.Configuration.diskCache` (nil: no disk cache).
+    /// `ImagePipeline.Configuration.Dependencies.diskCache` (nil: no disk cache).
     let cache: DiskCache?
-    /// `ImagePipeline.Configuration.httpCachePolicy`.
+    /// `ImagePipeline.Configuration.Network.httpCachePolicy`.
     let policy: HTTPCachePolicy
+    /// The pipeline's clock: exchanges are dated and freshness is judged by its `now`.
+    let clock: PipelineClock
     let diagnostics: PipelineDiagnostics
 
-    /// The clock HTTP freshness is judged by: the disk cache's (`DiskCache.Configuration.now`).
+    /// The time HTTP dates and freshness are reckoned at (`PipelineClock.now`).
     func now() -> Date {
-        cache?.configuration.now() ?? Date()
+        clock.now
     }
 
     /// The cache's entry for `key` now (nil: none, or no disk cache).
@@ -31,7 +33,7 @@ struct DiskStage: Sendable {
         lookup.hadEntry = entry != nil
         guard let entry else { return lookup }
         switch policy.use(entry.metadata, storedAt: entry.storedAt, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
-                          now: cache.configuration.now()) {
+                          now: now()) {
         case .fresh:
             lookup.fresh = entry
         case .revalidate(let conditional):

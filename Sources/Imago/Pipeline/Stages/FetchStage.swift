@@ -2,33 +2,34 @@ import Foundation
 import Synchronization
 
 /// The fetch stage: the one loop every fetch strategy runs. Each attempt goes to the transport
-/// under the network limit (`Configuration.maxConcurrentFetches`) in the shared work's live
+/// under the network limit (`Configuration.Limits.maxConcurrentFetches`) in the shared work's live
 /// priority order; a transient failure is retried after the retry policy's back-off on the
-/// configured clock; a 304 that confirms nothing usable is asked again unconditionally, once
+/// pipeline's clock; a 304 that confirms nothing usable is asked again unconditionally, once
 /// (`DiskLookup.askingUnconditionally`). What differs between strategies (a body kept in memory,
 /// downloaded to a resumable file, or decoded as it arrives) is the `FetchBody` passed in.
 struct FetchStage: Sendable {
     let transport: any ImageTransport
     let limiter: StageLimiter
     let retryPolicy: RetryPolicy
-    /// Where back-offs wait (`Configuration.clock`).
-    let clock: any Clock<Duration>
-    let idleTimeout: Double
+    /// Where back-offs wait (`Configuration.Dependencies.clock`, `PipelineClock.sleep(for:)`).
+    let clock: PipelineClock
+    let idleTimeout: Duration
     let maxResponseSize: Int
     /// Where download-to-file temporaries go when no disk cache hands them out
-    /// (`Configuration.temporaryDirectory`).
+    /// (`Configuration.Network.temporaryDirectory`).
     let temporaryDirectory: URL
     let disk: DiskStage
     let diagnostics: PipelineDiagnostics
 
     init(configuration: ImagePipeline.Configuration, disk: DiskStage, diagnostics: PipelineDiagnostics) {
-        transport = configuration.transport
-        limiter = StageLimiter(limit: configuration.maxConcurrentFetches)
-        retryPolicy = configuration.retryPolicy
-        clock = configuration.clock
-        idleTimeout = configuration.idleTimeout
-        maxResponseSize = configuration.maxResponseSize
-        temporaryDirectory = configuration.temporaryDirectory
+        let (dependencies, network) = (configuration.dependencies, configuration.network)
+        transport = dependencies.transport
+        limiter = StageLimiter(limit: configuration.limits.maxConcurrentFetches)
+        retryPolicy = network.retryPolicy
+        clock = dependencies.clock
+        idleTimeout = network.idleTimeout
+        maxResponseSize = network.maxResponseSize
+        temporaryDirectory = network.temporaryDirectory
         self.disk = disk
         self.diagnostics = diagnostics
     }
@@ -87,7 +88,7 @@ struct FetchStage: Sendable {
         case giveUp(ImageLoadingError)
     }
 
-    /// After a failed attempt: waits out the retry policy's back-off on the configured clock
+    /// After a failed attempt: waits out the retry policy's back-off on the pipeline's clock
     /// when the error is worth retrying and retries remain (`.retry`), else the failure to end
     /// with (`.cancelled` when cancelled during the wait: no more requests, RETRY-2).
     private func backOff(after error: FetchError, retries: inout Int, _ sourceKey: String) async -> BackOff {

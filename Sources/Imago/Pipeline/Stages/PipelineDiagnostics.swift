@@ -2,7 +2,7 @@
 /// value shared by the stages, so an event means the same wherever it is emitted.
 struct PipelineDiagnostics: Sendable {
     let counters: PipelineCounters
-    /// `ImagePipeline.Configuration.eventHandler` (nil: events are dropped).
+    /// `ImagePipeline.Configuration.Diagnostics.eventHandler` (nil: events are dropped).
     let eventHandler: (@Sendable (PipelineEvent) -> Void)?
 
     func emit(_ kind: PipelineEvent.Kind, _ key: String) {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `.inMemory` and `.downloadToFile` strategies: the body is kept whole (in memory, or in a
+/// The `.data` and `.file` strategies: the body is kept whole (in memory, or in a
 /// file) and becomes the `Payload` every decode of the source reads, stored in the disk cache
 /// first when the HTTP cache policy allows. A download to file keeps what a broken transfer
 /// received, for the retries (and, with a disk cache, later loads) to continue with Range /
@@ -31,7 +31,7 @@ final class StoredBody: FetchBody {
         }
         // With a disk cache, a download lands in a file the cache handed out, so the finished
         // body is renamed into it and a killed process's leftover is swept with the cache's.
-        if strategy == .downloadToFile { request.downloadFileURL = stage.disk.cache?.makeTemporaryFileURL() }
+        if strategy == .file { request.downloadFileURL = stage.disk.cache?.makeTemporaryFileURL() }
         guard let resumption else { return }
         request.resumption = resumption
         request.headers.merge(resumption.rangeHeaders()) { _, range in range }
@@ -65,7 +65,7 @@ final class StoredBody: FetchBody {
     /// it; also when the request must not write the disk). Nil for in-memory fetches, or when
     /// another fetch owns the source's partial.
     private func makeResumption() -> ResumableDownload? {
-        guard strategy == .downloadToFile else { return nil }
+        guard strategy == .file else { return nil }
         if writes, let cache = stage.disk.cache {
             return .persistent(cache.partialDownloadFiles(forKey: sourceKey), temporaries: cache.makeTemporaryFileURL,
                                url: url, limit: min(stage.maxResponseSize, cache.configuration.sizeLimit))

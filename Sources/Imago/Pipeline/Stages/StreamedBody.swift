@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `.streaming` strategy: the body goes into the decoder as it arrives, one
+/// The `.stream` strategy: the body goes into the decoder as it arrives, one
 /// `StreamingDecodeSession` per attempt, so the fetch's output is the decoded image. It runs in
 /// the decode stage's shared work: identical requests (one key) share one transfer and one
 /// decode; two sizes of one URL make two transfers (each decoder needs every byte from the
@@ -11,7 +11,7 @@ import Foundation
 /// are released as it ends.
 final class StreamedBody: FetchBody {
     typealias Output = ImageResponse
-    let strategy = FetchStrategy.streaming
+    let strategy = FetchStrategy.stream
     private let decodeStage: DecodeStage
     private let disk: DiskStage
     private let request: ImageRequest
@@ -50,7 +50,7 @@ final class StreamedBody: FetchBody {
     func finish(_ exchange: Exchange, lookup: DiskLookup) async -> Result<ImageResponse, ImageLoadingError>? {
         if case .streamed = exchange.result.body, let session { return finishStreamed(session, exchange, lookup: lookup) }
         // A 304, or a transport that kept the body instead of handing it on (one that does not
-        // know `.streaming`): decoded as the other strategies decode it.
+        // know `.stream`): decoded as the other strategies decode it.
         guard let payload = disk.payload(from: exchange, sourceKey: sourceKey, writes: request.cachePolicy.writesDisk,
                                          lookup: lookup)
         else { return nil }

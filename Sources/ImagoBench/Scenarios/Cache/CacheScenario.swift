@@ -40,7 +40,7 @@ public struct CacheScenario: BenchScenario {
     /// Latency from `ImageLoadingModel.load()` to `success(.memory)` being published.
     @MainActor
     private func memoryHits(_ body: Data, parameters: String, _ context: BenchContext) async throws -> BenchResult {
-        let pipeline = ImagePipeline(configuration: .init(transport: UnusedTransport()))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(transport: UnusedTransport())))
         let request = ImageRequest(source: .data(body, id: "cache-bench"))
         _ = try await pipeline.response(for: request)
         var samples: [Double] = []
@@ -68,8 +68,9 @@ public struct CacheScenario: BenchScenario {
         let request = ImageRequest(source: .url(server.url(for: "/photo.jpg")))
         let revalidated = ImageRequest(source: .url(server.url(for: "/photo-no-cache.jpg")))
         let diskPipeline = ImagePipeline(configuration: .init(
-            memoryCache: nil, diskCache: try DiskCache(directory: scratch.url), retryPolicy: .none))
-        let networkPipeline = ImagePipeline(configuration: .init(memoryCache: nil, retryPolicy: .none))
+            dependencies: .init(memoryCache: nil, diskCache: try DiskCache(directory: scratch.url)),
+            network: .init(retryPolicy: .none)))
+        let networkPipeline = ImagePipeline(configuration: .init(dependencies: .init(memoryCache: nil), network: .init(retryPolicy: .none)))
         var disk: [Double] = [], revalidations: [Double] = [], network: [Double] = []
         do {
             _ = try await diskPipeline.response(for: request)   // fills the disk cache

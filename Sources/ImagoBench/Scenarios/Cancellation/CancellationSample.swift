@@ -34,8 +34,8 @@ struct NetworkCancellation {
                                     faults: Faults(stallAfterBytes: stallAfter, gate: gate)))
         defer { server.removeRoute(path) }
         let pipeline = ImagePipeline(configuration: .init(
-            transport: transport, memoryCache: nil, fetchStrategy: strategy, retryPolicy: .none,
-            temporaryDirectory: scratch))
+            dependencies: .init(transport: transport, memoryCache: nil),
+            network: .init(fetchStrategy: strategy, retryPolicy: .none, temporaryDirectory: scratch)))
         let received = Watermark()
         let task = pipeline.imageTask(for: ImageRequest(source: .url(server.url(for: path)))) { progress in
             received.raise(to: progress.received)
@@ -99,7 +99,7 @@ struct DecodeCancellationRun {
     /// Median of three full decodes through the pipeline after a warm-up one (the first
     /// decode in a process is slower), to aim the cancel at the middle of a decode.
     func fullDecodeDuration() async throws -> Duration {
-        let pipeline = ImagePipeline(configuration: .init(transport: UnusedTransport(), memoryCache: nil))
+        let pipeline = ImagePipeline(configuration: .init(dependencies: .init(transport: UnusedTransport(), memoryCache: nil)))
         var durations: [Duration] = []
         for index in 0..<4 {
             let start = ContinuousClock.now
@@ -116,11 +116,11 @@ struct DecodeCancellationRun {
     func run(id: String, delay: Duration) async throws -> (taskEnd: Double, decodeEnd: Double)? {
         let started = Watermark(), ended = Watermark()
         let pipeline = ImagePipeline(configuration: .init(
-            transport: UnusedTransport(), memoryCache: nil,
-            eventHandler: { event in
+            dependencies: .init(transport: UnusedTransport(), memoryCache: nil),
+            diagnostics: .init(eventHandler: { event in
                 if event.kind == .decodeStart { started.increment() }
                 if event.kind == .decodeEnd { ended.increment() }
-            }))
+            })))
         let task = pipeline.imageTask(for: ImageRequest(source: .data(body, id: id)))
         try await started.wait(atLeast: 1)
         try await Task.sleep(for: delay)

@@ -16,8 +16,8 @@ public enum PressureMode: String, Codable, Sendable, CaseIterable {
             return .init()
         case .budgetAndPressureOff:
             PixelMemory.retainedByteLimit = 64 << 20
-            return .init(memoryCache: MemoryCache(configuration: .init(costLimit: 512 << 20)),
-                         decodeMemoryBudget: .max, respondsToMemoryPressure: false)
+            return .init(dependencies: .init(memoryCache: MemoryCache(configuration: .init(costLimit: 512 << 20))),
+                memory: .init(decodeBudget: .max, respondsToPressure: false))
         }
     }
 

@@ -26,7 +26,7 @@ public struct StreamingScenario: BenchScenario {
     /// when the format has them, and the raw transfer.
     static func cells(_ format: LargeInputs.Format) -> [StreamCell] {
         var cells = FetchStrategy.allCases.map { StreamCell.load($0, previews: false) }
-        if format == .jpegProgressive { cells.append(.load(.streaming, previews: true)) }
+        if format == .jpegProgressive { cells.append(.load(.stream, previews: true)) }
         return cells + [.transfer]
     }
 
