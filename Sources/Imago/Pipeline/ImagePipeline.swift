@@ -41,8 +41,6 @@ public final class ImagePipeline: Sendable {
     }
 
     #if IMAGO_MUTANTS
-    /// `Mutant.errRemembersFailedURLs`'s failed-URL list.
-    let failedURLs = Mutex<[URL: ImageLoadingError]>([:])
     /// `Mutant.shareReusesCancelledTask`'s tasks by key.
     let reusableTasks = Mutex<[ImageRequestKey: ImageTask]>([:])
     #endif
@@ -77,13 +75,7 @@ public final class ImagePipeline: Sendable {
     /// and decoded.
     private func loadRemote(_ url: URL, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
         let sourceKey = request.source.identity
-        #if IMAGO_MUTANTS
-        if let failed = failedURLs.withLock({ $0[url] }), Mutation.on(.errRemembersFailedURLs) { return .failure(failed) }
-        let readsDisk = request.cachePolicy.readsDisk && !Mutation.on(.cacheSkipsDiskLookup)
-        #else
-        let readsDisk = request.cachePolicy.readsDisk
-        #endif
-        var lookup = readsDisk ? diskStage.lookup(sourceKey) : DiskLookup()
+        var lookup = request.cachePolicy.readsDisk ? diskStage.lookup(sourceKey) : DiskLookup()
         if let fresh = lookup.fresh {
             lookup.fresh = nil
             switch await decodeStage.decode(.file(fresh.url), request, shared, origin: .disk) {
@@ -106,9 +98,6 @@ public final class ImagePipeline: Sendable {
             // The server confirmed (304) bytes that then failed to decode and were removed.
             return await fetchAndDecode(url, request, shared, lookup: unconditional)
         }
-        #if IMAGO_MUTANTS
-        if case .failure(let error) = outcome, !error.isCancellation { failedURLs.withLock { $0[url] = error } }
-        #endif
         return outcome
     }
 

@@ -68,7 +68,18 @@ final class ImagoLoader: LoaderUnderTest {
     }
 
     func makeModel(source: ConformanceSource?) -> any ModelUnderTest {
-        ImagoModel(ImageLoadingModel(pipeline: pipeline, request: source.map(Self.request)))
+        let cachePolicy = self.cachePolicy
+        let request: @Sendable (ConformanceSource) -> ImageRequest = { Self.request($0, cachePolicy: cachePolicy) }
+        return ImagoModel(ImageLoadingModel(pipeline: pipeline, request: source.map(request)), request: request)
+    }
+
+    /// The cache policy of every request the adapter makes (default `.useCaches`).
+    private var cachePolicy: ImageCachePolicy {
+        #if IMAGO_MUTANTS
+        MutantParts.cachePolicy(for: Mutation.current)
+        #else
+        .useCaches
+        #endif
     }
 
     var decodeCount: Int { pipeline.counters.snapshot.decodes }
@@ -78,8 +89,9 @@ final class ImagoLoader: LoaderUnderTest {
     var memoryPressure: (any MemoryPressureProbe)? { pressureMonitor.map(ImagoPressureProbe.init) }
     var lifetime: (any LifetimeProbe)? { ImagoLifetimeProbe(self) }
 
-    static func request(_ source: ConformanceSource) -> ImageRequest {
-        ImageRequest(source: .url(source.url), options: DecodeOptions(maxPixelSize: source.maxPixelSize))
+    nonisolated static func request(_ source: ConformanceSource, cachePolicy: ImageCachePolicy = .useCaches) -> ImageRequest {
+        ImageRequest(source: .url(source.url), options: DecodeOptions(maxPixelSize: source.maxPixelSize),
+                     cachePolicy: cachePolicy)
     }
 }
 
@@ -87,8 +99,13 @@ final class ImagoLoader: LoaderUnderTest {
 @MainActor
 final class ImagoModel: ModelUnderTest {
     let model: ImageLoadingModel
+    /// How the adapter turns a source into a request (`ImagoLoader.request`).
+    private let request: @Sendable (ConformanceSource) -> ImageRequest
 
-    init(_ model: ImageLoadingModel) { self.model = model }
+    init(_ model: ImageLoadingModel, request: @escaping @Sendable (ConformanceSource) -> ImageRequest) {
+        self.model = model
+        self.request = request
+    }
 
     var phase: ObservedPhase { ImagoPhases.observed(model.phase) }
 
@@ -112,7 +129,7 @@ final class ImagoModel: ModelUnderTest {
     func load() { model.load() }
     func cancel() { model.cancel() }
     func retry() { model.retry() }
-    func setSource(_ source: ConformanceSource?) { model.setRequest(source.map(ImagoLoader.request)) }
+    func setSource(_ source: ConformanceSource?) { model.setRequest(source.map(request)) }
 
     func setPriority(_ priority: Int) {
         model.setPriority(ImageRequestPriority(rawValue: min(max(priority, 0), 4)) ?? .normal)

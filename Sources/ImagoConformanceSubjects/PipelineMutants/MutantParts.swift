@@ -27,12 +27,20 @@ enum MutantParts {
         case .errTruncationEndsBody?:
             configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
                                                                    mistake: .truncationEndsBody)
+        case .errRemembersFailedURLs?:
+            configuration.dependencies.transport = FailedURLListTransport(base: configuration.dependencies.transport)
         case .fetchFileAlsoBuffersBody?:
             configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
                                                                    mistake: .fileAlsoBuffersBody)
         default:
             break
         }
+    }
+
+    /// The cache policy of the adapter's requests: with `cacheSkipsDiskLookup` every request
+    /// reloads (`.reload`: the disk cache is written but never looked up), else `.useCaches`.
+    static func cachePolicy(for mutant: Mutant?) -> ImageCachePolicy {
+        mutant == .cacheSkipsDiskLookup ? .reload : .useCaches
     }
 
     /// What the adapter does with each pipeline it makes: with `memPipelinesRegistered`, it keeps
@@ -43,6 +51,26 @@ enum MutantParts {
     }
 
     private static let registered = Mutex<[ImagePipeline]>([])
+}
+
+/// `Mutant.errRemembersFailedURLs`: an SDWebImage-style failed-URL list, kept by the transport: a
+/// URL whose fetch failed fails at once afterwards, with the same error and without a request.
+final class FailedURLListTransport: ImageTransport {
+    private let base: any ImageTransport
+    private let failed = Mutex<[URL: FetchError]>([:])
+
+    init(base: any ImageTransport) { self.base = base }
+
+    func fetch(_ request: FetchRequest,
+               progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
+        if let error = failed.withLock({ $0[request.url] }) { throw error }
+        do {
+            return try await base.fetch(request, progress: progress)
+        } catch {
+            if error != .cancelled { failed.withLock { $0[request.url] = error } }
+            throw error
+        }
+    }
 }
 
 /// `Mutant.progressCountsChunksTwice`: a transport that counts every chunk twice in the progress
