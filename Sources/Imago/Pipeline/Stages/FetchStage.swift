@@ -10,26 +10,19 @@ import Synchronization
 struct FetchStage: Sendable {
     let transport: any ImageTransport
     let limiter: StageLimiter
-    let retryPolicy: RetryPolicy
     /// Where back-offs wait (`Configuration.Dependencies.clock`, `PipelineClock.sleep(for:)`).
     let clock: PipelineClock
-    let idleTimeout: Duration
-    let maxResponseSize: Int
-    /// Where download-to-file temporaries go when no disk cache hands them out
-    /// (`Configuration.Network.temporaryDirectory`).
-    let temporaryDirectory: URL
+    /// The retry policy, the idle timeout, the size limit, and where download-to-file
+    /// temporaries go when no disk cache hands them out (`temporaryDirectory`).
+    let network: ImagePipeline.Configuration.Network
     let disk: DiskStage
     let diagnostics: PipelineDiagnostics
 
     init(configuration: ImagePipeline.Configuration, disk: DiskStage, diagnostics: PipelineDiagnostics) {
-        let (dependencies, network) = (configuration.dependencies, configuration.network)
-        transport = dependencies.transport
+        transport = configuration.dependencies.transport
         limiter = StageLimiter(limit: configuration.limits.maxConcurrentFetches)
-        retryPolicy = network.retryPolicy
-        clock = dependencies.clock
-        idleTimeout = network.idleTimeout
-        maxResponseSize = network.maxResponseSize
-        temporaryDirectory = network.temporaryDirectory
+        clock = configuration.dependencies.clock
+        network = configuration.network
         self.disk = disk
         self.diagnostics = diagnostics
     }
@@ -44,8 +37,8 @@ struct FetchStage: Sendable {
         defer { body.close() }
         while true {
             var attempt = FetchRequest(url: url, headers: lookup.conditionalHeaders, strategy: body.strategy,
-                                       idleTimeout: idleTimeout, maxResponseSize: maxResponseSize,
-                                       temporaryDirectory: temporaryDirectory)
+                                       idleTimeout: network.idleTimeout, maxResponseSize: network.maxResponseSize,
+                                       temporaryDirectory: network.temporaryDirectory)
             body.prepare(&attempt)
             let prepared = attempt
             let stopBody = body.stopper
@@ -92,7 +85,7 @@ struct FetchStage: Sendable {
     /// when the error is worth retrying and retries remain (`.retry`), else the failure to end
     /// with (`.cancelled` when cancelled during the wait: no more requests, RETRY-2).
     private func backOff(after error: FetchError, retries: inout Int, _ sourceKey: String) async -> BackOff {
-        guard let wait = retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
+        guard let wait = network.retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
             return .giveUp(.fetch(error))
         }
         retries += 1

@@ -68,11 +68,11 @@ final class StoredBody: FetchBody {
         guard strategy == .file else { return nil }
         if writes, let cache = stage.disk.cache {
             return .persistent(cache.partialDownloadFiles(forKey: sourceKey), temporaries: cache.makeTemporaryFileURL,
-                               url: url, limit: min(stage.maxResponseSize, cache.configuration.sizeLimit))
+                               url: url, limit: min(stage.network.maxResponseSize, cache.configuration.sizeLimit))
         }
         if let cache = stage.disk.cache {
-            return .ephemeral(temporaries: cache.makeTemporaryFileURL, url: url, limit: stage.maxResponseSize)
+            return .ephemeral(temporaries: cache.makeTemporaryFileURL, url: url, limit: stage.network.maxResponseSize)
         }
-        return .ephemeral(in: stage.temporaryDirectory, url: url, limit: stage.maxResponseSize)
+        return .ephemeral(in: stage.network.temporaryDirectory, url: url, limit: stage.network.maxResponseSize)
     }
 }
