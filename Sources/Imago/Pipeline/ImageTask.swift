@@ -30,9 +30,14 @@ public final class ImageTask: Sendable {
         }
     }
 
+    /// Runs `body` in a task that starts at once, on the caller's thread, up to its first
+    /// suspension: a load joins the shared work for its key (or starts it) before `start`
+    /// returns, so loads of one key started together are coalesced however busy the machine is
+    /// (with a plain `Task`, a join scheduled late could find the first load already finished
+    /// and load again: SHARE-2 under ThreadSanitizer on a loaded machine).
     func start(_ body: @escaping @Sendable (@escaping @Sendable () -> ImageRequestPriority) async -> Result<ImageResponse, ImageLoadingError>) {
         let reader: @Sendable () -> ImageRequestPriority = { self.priority }   // held until the load ends
-        let running = Task(priority: request.priority.taskPriority) { await body(reader) }
+        let running = Task.immediate(priority: request.priority.taskPriority) { await body(reader) }
         task.withLock { $0 = running }
     }
 }

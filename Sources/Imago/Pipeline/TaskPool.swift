@@ -29,6 +29,10 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// (the fault soak checks that nothing is left behind).
     var inFlightCount: Int { state.withLock { $0.entries.count + $0.pending.count } }
 
+    /// Subscribers of the work running for `key` (0 when none runs): tests use it to see who
+    /// has joined.
+    func subscriberCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.subscribers.count ?? 0 } }
+
     /// Joins (or starts) the work for `key`; `onProgress` hears the shared fetch's progress.
     /// `priority` is read live: the subscriber may change it while it waits (SHARE-5).
     func value(for key: Key, priority: @escaping @Sendable () -> ImageRequestPriority,
