@@ -44,7 +44,7 @@ extension ImagePipeline {
                   progress: (@Sendable (FetchProgress) -> Void)?,
                   preview: (@Sendable (ImagePreview) -> Void)? = nil) async -> Outcome {
         if let hit = cachedResponse(for: request) { return .success(hit) }
-        emit(.queued, request.key.description)
+        diagnostics.emit(.queued, request.key.description)
         return await decodes.value(for: request.key, priority: priority, onProgress: progress, onPreview: preview) { shared in
             await self.load(request, shared: shared)
         }

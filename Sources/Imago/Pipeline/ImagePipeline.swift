@@ -17,6 +17,8 @@ public final class ImagePipeline: Sendable {
     /// What the pipeline has done so far (fetches, decodes, cache hits).
     public let counters = PipelineCounters()
 
+    /// Where the pipeline and its stages report events and counts (one value for all of them).
+    let diagnostics: PipelineDiagnostics
     let decodes = TaskPool<ImageRequestKey, ImageResponse>()
     let fetches = TaskPool<String, Payload>()
     let diskStage: DiskStage
@@ -30,6 +32,7 @@ public final class ImagePipeline: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let diagnostics = PipelineDiagnostics(counters: counters, eventHandler: configuration.diagnostics.eventHandler)
+        self.diagnostics = diagnostics
         diskStage = DiskStage(cache: configuration.dependencies.diskCache, policy: configuration.network.httpCachePolicy,
                               clock: configuration.dependencies.clock, diagnostics: diagnostics)
         fetchStage = FetchStage(configuration: configuration, disk: diskStage, diagnostics: diagnostics)
@@ -141,11 +144,7 @@ public final class ImagePipeline: Sendable {
     private func storeInMemory(_ response: ImageResponse, for request: ImageRequest) {
         guard request.cachePolicy.writesMemory, let cache = configuration.dependencies.memoryCache else { return }
         if cache.insert(response.image, forKey: request.key, cost: response.pixels.byteCount) {
-            emit(.cacheStore, request.key.description)
+            diagnostics.emit(.cacheStore, request.key.description)
         }
-    }
-
-    func emit(_ kind: PipelineEvent.Kind, _ key: String) {
-        configuration.diagnostics.eventHandler?(PipelineEvent(key: key, kind: kind, time: .now))
     }
 }

@@ -25,16 +25,13 @@ final class DownloadFile: @unchecked Sendable {
             let (handle, offset, total) = try resumption.beginBody(head)
             self.init(handle: handle, offset: offset, total: total, freshURL: nil, resumption: resumption)
         } else {
-            try self.init(fresh: request.makeDownloadFileURL())
+            try self.init(at: request.makeDownloadFileURL())
         }
     }
 
-    /// A fresh file at `url` (a streamed body's copy, at a path the disk cache handed out).
+    /// A fresh file at `url` (a download's, or a streamed body's copy at a path the disk cache
+    /// handed out).
     convenience init(at url: URL) throws(FetchError) {
-        try self.init(fresh: url)
-    }
-
-    private convenience init(fresh url: URL) throws(FetchError) {
         guard FileManager.default.createFile(atPath: url.path, contents: nil),
               let handle = try? FileHandle(forWritingTo: url)
         else { throw .fileSystem("cannot create \(url.path)") }
