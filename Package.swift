@@ -110,7 +110,9 @@ let package = Package(
         // tests and `imago conform`, not a product.
         .target(
             name: "ImagoConformanceSubjects",
-            dependencies: ["Imago", "ImagoConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Imago", "ImagoConformance", .product(name: "Crypto", package: "swift-crypto"),
+                           // A transport of the harness's own for one planted bug (HeadMistakeTransports).
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
         .target(
             name: "ImagoBench",

@@ -4,7 +4,7 @@ import ImagoConformance
 import ImagoTestServer
 import Synchronization
 import XCTest
-@testable import Imago
+@_spi(Testing) @testable import Imago
 
 /// A bounded, seeded soak of the whole pipeline against the loopback server's faults: resets,
 /// stalls beyond the idle timeout, truncation, 5xx bursts, slow drip, lying Content-Types,

@@ -1,7 +1,7 @@
 import Foundation
 import ImagoTestServer
 import Testing
-@testable import Imago
+@_spi(Testing) @testable import Imago
 
 /// An image task has joined the shared work for its key when `imageTask(for:)` returns, so
 /// loads of one key started together are coalesced however late their tasks are scheduled

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import Imago
+@_spi(Testing) @testable import Imago
 
 /// Nothing outlives its use: a pipeline, its memory cache and an image task (with the decoded
 /// image it holds) are freed once the caller lets go. The benchmark's memory gate found every

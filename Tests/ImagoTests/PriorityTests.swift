@@ -3,7 +3,7 @@ import ImagoConformance
 import ImagoTestServer
 import Synchronization
 import XCTest
-@testable import Imago
+@_spi(Testing) @testable import Imago
 
 /// SHARE-5: shared work runs at the highest priority of its live subscribers, recomputed when
 /// one leaves or changes its priority; stage queues admit by that live priority.

@@ -47,11 +47,7 @@ extension HTTPCachePolicy {
     /// The same decision for metadata already in hand (a 304's refreshed headers).
     func storage(for metadata: DiskCache.Metadata, receivedAt: Date) -> Storage {
         let control = CacheControl(metadata.responseHeaders["cache-control"])
-        #if IMAGO_MUTANTS
-        if control.noStore, !Mutation.on(.httpStoresNoStore) { return .refuse(.noStore) }
-        #else
         if control.noStore { return .refuse(.noStore) }
-        #endif
         if Self.varyNames(metadata.responseHeaders["vary"]).contains("*") { return .refuse(.varyAll) }
         let hasValidator = metadata.etag != nil || metadata.lastModified != nil
         if !hasValidator {

@@ -31,9 +31,6 @@ extension ImagePipeline {
     public func imageTask(for request: ImageRequest,
                           progress: (@Sendable (FetchProgress) -> Void)? = nil,
                           preview: (@Sendable (ImagePreview) -> Void)? = nil) -> ImageTask {
-        #if IMAGO_MUTANTS
-        if Mutation.on(.shareReusesCancelledTask) { return reusedTask(for: request, progress: progress) }
-        #endif
         let task = ImageTask(request: request)
         task.start { priority in await self.response(for: request, priority: priority, progress: progress, preview: preview) }
         return task

@@ -19,8 +19,8 @@ public final class ImagePipeline: Sendable {
 
     /// Where the pipeline and its stages report events and counts (one value for all of them).
     let diagnostics: PipelineDiagnostics
-    let decodes = TaskPool<ImageRequestKey, ImageResponse>()
-    let fetches = TaskPool<String, Payload>()
+    let decodes: any CoalescingPool<ImageRequestKey, ImageResponse>
+    let fetches: any CoalescingPool<String, Payload>
     let diskStage: DiskStage
     let fetchStage: FetchStage
     let decodeStage: DecodeStage
@@ -33,6 +33,8 @@ public final class ImagePipeline: Sendable {
         self.configuration = configuration
         let diagnostics = PipelineDiagnostics(counters: counters, eventHandler: configuration.diagnostics.eventHandler)
         self.diagnostics = diagnostics
+        decodes = configuration.dependencies.taskPools.makePool(ImageRequestKey.self, ImageResponse.self)
+        fetches = configuration.dependencies.taskPools.makePool(String.self, Payload.self)
         diskStage = DiskStage(cache: configuration.dependencies.diskCache, policy: configuration.network.httpCachePolicy,
                               clock: configuration.dependencies.clock, diagnostics: diagnostics)
         fetchStage = FetchStage(configuration: configuration, disk: diskStage, diagnostics: diagnostics)
@@ -42,11 +44,6 @@ public final class ImagePipeline: Sendable {
             pressureObservation.withLock { $0 = observation }
         }
     }
-
-    #if IMAGO_MUTANTS
-    /// `Mutant.shareReusesCancelledTask`'s tasks by key.
-    let reusableTasks = Mutex<[ImageRequestKey: ImageTask]>([:])
-    #endif
 
     typealias Outcome = Result<ImageResponse, ImageLoadingError>
 
@@ -115,7 +112,7 @@ public final class ImagePipeline: Sendable {
             return await fetchStage.fetch(url, request, lookup: lookup, shared: shared, into: body)
         case let strategy:
             let fetched = await fetches.value(for: request.source.identity, priority: { shared.priority },
-                                              onProgress: { shared.report($0) }) { fetchShared in
+                                              onProgress: { shared.report($0) }, onPreview: nil) { fetchShared in
                 let body = StoredBody(strategy, url: url, request: request, stage: fetchStage)
                 return await fetchStage.fetch(url, request, lookup: lookup, shared: fetchShared, into: body)
             }

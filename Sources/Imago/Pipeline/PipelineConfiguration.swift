@@ -63,6 +63,10 @@ extension ImagePipeline.Configuration {
         /// and retry back-offs wait on its `sleep(for:)` (default `.system`: the wall clock and
         /// `ContinuousClock`; tests inject one).
         public var clock: PipelineClock
+        /// Makes the pools that coalesce identical decodes and fetches (default
+        /// `StandardTaskPools`). For the mutation harness, which puts pools that share work
+        /// wrongly in their place; an app has no reason to change it.
+        @_spi(Testing) public var taskPools: any TaskPoolMaking = StandardTaskPools()
 
         public init(transport: any ImageTransport = ImagePipeline.Configuration.defaultTransport(),
                     memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),

@@ -1,6 +1,9 @@
-/// Automatic retries of transient fetch failures (connection errors, truncation, 408, 429, 5xx)
-/// with exponential back-off. Never for cancellation, other 4xx, TLS failures, redirect loops,
-/// bad URLs, idle timeouts, decoding errors or a missing source (RETRY-1).
+import Foundation
+
+/// Automatic retries of transient fetch failures (connection errors, truncation, and the
+/// statuses in `retriedStatuses`: 408, 429, 5xx by default) with exponential back-off. Never for
+/// cancellation, TLS failures, redirect loops, bad URLs, idle timeouts, decoding errors or a
+/// missing source; never for another status unless `retriedStatuses` says so (RETRY-1).
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts after the first (default 2; 0 disables retries).
     public var maxRetries: Int
@@ -14,15 +17,23 @@ public struct RetryPolicy: Sendable, Hashable {
     /// long is asked again after its wait (or the back-off, whichever is longer); one asking
     /// for more gets no retry: the load fails at once, and the error carries the wait.
     public var maxRetryAfter: Duration
+    /// The HTTP statuses asked again (default `transientStatuses`: 408, 429 and 5xx). A 4xx
+    /// added here is asked again although the server said the request itself is wrong: only for
+    /// a server known to answer, say, 404 while an image is being generated.
+    public var retriedStatuses: IndexSet
+
+    /// 408, 429 and 500-599 (`FetchError.isTransientStatus`).
+    public static let transientStatuses = IndexSet([408, 429]).union(IndexSet(integersIn: 500...599))
 
     public init(maxRetries: Int = 2, initialDelay: Duration = .milliseconds(250),
                 multiplier: Double = 2, maxDelay: Duration = .seconds(4),
-                maxRetryAfter: Duration = .seconds(10)) {
+                maxRetryAfter: Duration = .seconds(10), retriedStatuses: IndexSet = RetryPolicy.transientStatuses) {
         self.maxRetries = maxRetries
         self.initialDelay = initialDelay
         self.multiplier = multiplier
         self.maxDelay = maxDelay
         self.maxRetryAfter = maxRetryAfter
+        self.retriedStatuses = retriedStatuses
     }
 
     public static let none = RetryPolicy(maxRetries: 0)
@@ -38,14 +49,16 @@ public struct RetryPolicy: Sendable, Hashable {
     /// error is not transient, the retries are used up, or the server's `Retry-After` is longer
     /// than `maxRetryAfter`.
     public func delay(beforeRetry retry: Int, after error: FetchError) -> Duration? {
-        #if IMAGO_MUTANTS
-        let clientError = if case .httpStatus(400..<500, _) = error { true } else { false }
-        guard retry <= maxRetries, error.isTransient || (clientError && Mutation.on(.retryClientErrors)) else { return nil }
-        #else
-        guard retry <= maxRetries, error.isTransient else { return nil }
-        #endif
+        guard retry <= maxRetries, retries(error) else { return nil }
         let backOff = delay(beforeRetry: retry)
         guard case .httpStatus(_, let asked?) = error else { return backOff }
         return asked > maxRetryAfter ? nil : max(asked, backOff)
+    }
+
+    /// Whether `error` is worth another attempt: a status in `retriedStatuses`, else a
+    /// transient failure (a connection error, a truncation).
+    public func retries(_ error: FetchError) -> Bool {
+        if case .httpStatus(let code, _) = error { return retriedStatuses.contains(code) }
+        return error.isTransient
     }
 }

@@ -26,10 +26,6 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private var lastPreview: (end: ContinuousClock.Instant, cost: Duration)?
     /// Why the decode stopped the transfer (nil while it goes on).
     private(set) var failure: ImageLoadingError?
-    #if IMAGO_MUTANTS
-    /// `Mutant.fetchStreamKeepsBody`'s copy of the body.
-    private var keptForRetry: [Data] = []
-    #endif
 
     /// `teeFile`: gives the path of the body's copy for the disk cache (the cache's
     /// `makeTemporaryFileURL`; nil: no copy is kept).
@@ -58,9 +54,6 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         if let file = tee {
             do throws(FetchError) { try file.write(piece) } catch { file.abandon(); tee = nil }   // the load goes on uncached
         }
-        #if IMAGO_MUTANTS
-        if Mutation.on(.fetchStreamKeepsBody) { keptForRetry.append(piece) }
-        #endif
         var offset = 0
         while true {
             let pushed = piece.withUnsafeBytes { raw in
@@ -74,9 +67,6 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
             switch stop {
             case .header:
                 try await beginDecode()
-                #if IMAGO_MUTANTS
-                if Mutation.on(.fetchStreamDropsRestAfterHeader) { return }
-                #endif
             case .preview: publishPreviewIfDue()
             case .complete: return   // bytes after the image's end still reach the tee above
             case .needsInput: if offset >= piece.count { return }
@@ -121,12 +111,7 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
     private func publishPreviewIfDue() {
         guard let previews, shared.wantsPreviews else { return }
         let start = ContinuousClock.now
-        #if IMAGO_MUTANTS
-        let throttled = !Mutation.on(.previewIgnoresInterval)
-        #else
-        let throttled = true
-        #endif
-        if throttled, let lastPreview, previews.minimumInterval > .zero,
+        if let lastPreview, previews.minimumInterval > .zero,
            start - lastPreview.end < max(previews.minimumInterval, lastPreview.cost) { return }
         guard let rendered = try? decoder.renderPreview(maxPixelSize: previews.maxPixelSize) else { return }
         let end = ContinuousClock.now

@@ -1,13 +1,45 @@
 import Synchronization
 
+/// What the pipeline needs of a pool that coalesces identical work: `TaskPool`, or (for the
+/// mutation harness) an alternative that shares work differently, put in place through
+/// `Configuration.Dependencies.taskPools`.
+@_spi(Testing) public protocol CoalescingPool<Key, Value>: Sendable {
+    associatedtype Key: Hashable & Sendable
+    associatedtype Value: Sendable
+
+    /// Joins (or starts) the work for `key`; see `TaskPool.value(for:priority:onProgress:onPreview:work:)`.
+    func value(for key: Key, priority: @escaping @Sendable () -> ImageRequestPriority,
+               onProgress: (@Sendable (FetchProgress) -> Void)?, onPreview: (@Sendable (ImagePreview) -> Void)?,
+               work: @escaping @Sendable (SharedWork) async -> Result<Value, ImageLoadingError>) async
+        -> Result<Value, ImageLoadingError>
+    /// Shared work in flight plus subscribers about to join (0 once every load has ended).
+    var inFlightCount: Int { get }
+    /// Subscribers of the work running for `key` (0 when none runs).
+    func subscriberCount(for key: Key) -> Int
+}
+
+/// Makes the pipeline's two pools (decodes by request key, stored fetches by source).
+@_spi(Testing) public protocol TaskPoolMaking: Sendable {
+    func makePool<Key: Hashable & Sendable, Value: Sendable>(_ key: Key.Type, _ value: Value.Type) -> any CoalescingPool<Key, Value>
+}
+
+/// The pools Imago uses: `TaskPool`s.
+@_spi(Testing) public struct StandardTaskPools: TaskPoolMaking {
+    public init() {}
+
+    public func makePool<Key: Hashable & Sendable, Value: Sendable>(_ key: Key.Type, _ value: Value.Type) -> any CoalescingPool<Key, Value> {
+        TaskPool<Key, Value>()
+    }
+}
+
 /// Coalesces identical work. The first subscriber for a key starts the work; later ones join
 /// it; all receive the same result. A subscriber that leaves (task cancelled) gets `.cancelled`
 /// at once; the work itself is cancelled only when its last subscriber leaves, and it is then
 /// removed from the pool, so a subscriber joining afterwards starts fresh work and never
 /// receives the torn-down work's cancellation (SHARE-3, SHARE-4).
-final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    typealias Outcome = Result<Value, ImageLoadingError>
-    typealias Work = @Sendable (SharedWork) async -> Outcome
+@_spi(Testing) public final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: CoalescingPool {
+    public typealias Outcome = Result<Value, ImageLoadingError>
+    public typealias Work = @Sendable (SharedWork) async -> Outcome
 
     private final class Entry: @unchecked Sendable {   // mutated only under `state`'s lock
         var subscribers: [Int: CheckedContinuation<Outcome, Never>] = [:]
@@ -25,19 +57,21 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    public init() {}
+
     /// Shared work in flight plus subscribers about to join: 0 once every load has ended
     /// (the fault soak checks that nothing is left behind).
-    var inFlightCount: Int { state.withLock { $0.entries.count + $0.pending.count } }
+    public var inFlightCount: Int { state.withLock { $0.entries.count + $0.pending.count } }
 
     /// Subscribers of the work running for `key` (0 when none runs): tests use it to see who
     /// has joined.
-    func subscriberCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.subscribers.count ?? 0 } }
+    public func subscriberCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.subscribers.count ?? 0 } }
 
     /// Joins (or starts) the work for `key`; `onProgress` hears the shared fetch's progress.
     /// `priority` is read live: the subscriber may change it while it waits (SHARE-5).
-    func value(for key: Key, priority: @escaping @Sendable () -> ImageRequestPriority,
-               onProgress: (@Sendable (FetchProgress) -> Void)? = nil,
-               onPreview: (@Sendable (ImagePreview) -> Void)? = nil, work: @escaping Work) async -> Outcome {
+    public func value(for key: Key, priority: @escaping @Sendable () -> ImageRequestPriority,
+                      onProgress: (@Sendable (FetchProgress) -> Void)? = nil,
+                      onPreview: (@Sendable (ImagePreview) -> Void)? = nil, work: @escaping Work) async -> Outcome {
         let id = state.withLock { state -> Int in
             state.nextSubscriber += 1
             state.pending.insert(state.nextSubscriber)
@@ -58,11 +92,7 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                       continuation: CheckedContinuation<Outcome, Never>, work: @escaping Work) {
         let cancelled = state.withLock { state -> Bool in
             if state.pending.remove(id) == nil { return true }
-            #if IMAGO_MUTANTS
-            let existing = Mutation.on(.shareNoCoalescing) ? nil : state.entries[key]
-            #else
             let existing = state.entries[key]
-            #endif
             let entry = existing ?? Entry()
             // Subscribe before the work starts: a task started first could read the shared
             // priority (or report progress) while it still has no subscriber.
@@ -91,17 +121,10 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 return nil
             }
             entry.shared.unsubscribe(id)
-            #if IMAGO_MUTANTS
-            if entry.subscribers.isEmpty || Mutation.on(.shareCancelOnFirstLeave) {
-                state.entries[key] = nil
-                entry.task?.cancel()
-            }
-            #else
             if entry.subscribers.isEmpty {
                 state.entries[key] = nil
                 entry.task?.cancel()
             }
-            #endif
             return subscriber
         }
         leaving?.resume(returning: .failure(.cancelled))
@@ -140,7 +163,7 @@ private final class PendingWork<Value: Sendable>: Sendable {
 /// their live priorities each time it is read (SHARE-5; the stage limiters order their queues by
 /// it, so a subscriber leaving or lowering its priority counts at the next admission), and the
 /// progress and preview observers of those still subscribed.
-final class SharedWork: Sendable {
+@_spi(Testing) public final class SharedWork: Sendable {
     private struct Subscriber {
         let priority: @Sendable () -> ImageRequestPriority
         let onProgress: (@Sendable (FetchProgress) -> Void)?
@@ -160,9 +183,6 @@ final class SharedWork: Sendable {
     }
 
     func unsubscribe(_ id: Int) {
-        #if IMAGO_MUTANTS
-        if Mutation.on(.shareLeaverKeepsPriority) { return }
-        #endif
         _ = subscribers.withLock { $0.removeValue(forKey: id) }
     }
 

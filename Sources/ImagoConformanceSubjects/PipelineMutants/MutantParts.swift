@@ -1,6 +1,6 @@
 #if IMAGO_MUTANTS
 import Foundation
-import Imago
+@_spi(Testing) import Imago
 import Synchronization
 
 /// The planted bugs that live outside Imago's code: each is a part the pipeline is given through
@@ -32,6 +32,35 @@ enum MutantParts {
         case .fetchFileAlsoBuffersBody?:
             configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
                                                                    mistake: .fileAlsoBuffersBody)
+        case .httpJudgesDecodedLength?:
+            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
+                                                                   mistake: .judgesDecodedLength)
+        case .errNonImageIsTransportError?:
+            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
+                                                                   mistake: .nonImageIsTransportError)
+        case .fetchStreamKeepsBody?:
+            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
+                                                                   mistake: .streamKeepsBody)
+        case .fetchStreamDropsRestAfterHeader?:
+            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
+                                                                   mistake: .streamDropsRestAfterHeader)
+        case .diskStoresBeforeValidating?:
+            if let disk = configuration.dependencies.diskCache {
+                configuration.dependencies.transport = StoringBeforeValidatingTransport(base: configuration.dependencies.transport,
+                                                                                       disk: disk)
+            }
+        case .httpStoresNoStore?:
+            configuration.dependencies.transport = NoStoreDroppingTransport(base: configuration.dependencies.transport)
+        case .errStatusAfterBody?:
+            configuration.dependencies.transport = ErrorPageReadingTransport(base: configuration.dependencies.transport)
+        case .retryClientErrors?:
+            // An app that asks every 4xx again, as if the server might change its mind.
+            configuration.network.retryPolicy.retriedStatuses.insert(integersIn: 400...499)
+        case let share? where MutantTaskPools.plants(share):
+            configuration.dependencies.taskPools = MutantTaskPools(mutant: share)
+        case .previewIgnoresInterval?:
+            // Previews at every scan: the interval the check asked for never reaches the pipeline.
+            configuration.previews?.minimumInterval = .zero
         default:
             break
         }

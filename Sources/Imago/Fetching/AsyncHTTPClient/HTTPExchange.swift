@@ -36,11 +36,6 @@ struct HTTPExchange: Sendable {
         // A refused head throws here and `response` goes out of scope unread: dropping an
         // unconsumed AsyncHTTPClient body cancels the request, which closes the connection
         // rather than reading the body to reuse it.
-        #if IMAGO_MUTANTS
-        if Mutation.on(.errStatusAfterBody), !(200...299).contains(Int(response.status.code)), response.status.code != 304 {
-            do { for try await _ in response.body {} } catch {}   // the error page, read to its end first
-        }
-        #endif
         switch try ResponseHeadJudge.judge(response, maxResponseSize: request.maxResponseSize) {
         case .notModified(let head):
             return FetchResult(head: head, body: .notModified, receivedBytes: 0, finalURL: finalURL, redirects: redirects)
@@ -73,12 +68,7 @@ struct HTTPExchange: Sendable {
                 try await store(chunk, decoder, sink)
                 progress(FetchProgress(received: received, expected: expected))
             }
-            #if IMAGO_MUTANTS
-            let judged = Mutation.on(.httpJudgesDecodedLength) ? sink.stored : received
-            if let expected, judged < expected { throw FetchError.truncated(expected: expected, received: judged) }
-            #else
             if let expected, received < expected { throw FetchError.truncated(expected: expected, received: received) }
-            #endif
             watchdog.activity.beginLocalWork()
             defer { watchdog.activity.endLocalWork() }
             try await decoder?.finish { piece throws(FetchError) in try await sink.append(piece) }

@@ -18,16 +18,8 @@ extension DiskStage {
         }
         // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
         // and not a GIF either.
-        #if IMAGO_MUTANTS
-        let rejection = Mutation.on(.diskStoresBeforeValidating) ? nil : Self.notAnImage(storage)   // removed after the decode
-        #else
-        let rejection = Self.notAnImage(storage)
-        #endif
-        if let rejection {
+        if let rejection = Self.notAnImage(storage) {
             if case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
-            #if IMAGO_MUTANTS
-            if Mutation.on(.errNonImageIsTransportError) { return .failure(.fetch(.transport("not an image"))) }
-            #endif
             return .failure(.decoding(rejection))
         }
         guard writes, let disk = cache else {
