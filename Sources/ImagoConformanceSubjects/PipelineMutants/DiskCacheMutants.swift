@@ -57,9 +57,7 @@ final class SweepOnlyEvictionDiskCache: ProbedDiskCache {
     private func sweepIfDue() {
         let now = sweeper.configuration.now()
         let due = lastSweep.withLock { last in
-            guard now.timeIntervalSince(last) >= Double(sweeper.configuration.sweepInterval.components.seconds) else {
-                return false
-            }
+            guard Duration.seconds(now.timeIntervalSince(last)) >= sweeper.configuration.sweepInterval else { return false }
             last = now
             return true
         }
