@@ -45,7 +45,7 @@ import Testing
         let monitor = MemoryPressureMonitor(root: "/nonexistent-imago-test-root")   // no events of its own
         let pipeline = ImagePipeline(configuration: .init(memory: .init(environment: .process(pressureMonitor: monitor))))
         _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "environment-monitor")))
-        let cache = try #require(pipeline.configuration.dependencies.memoryCache)
+        let cache = try #require(pipeline.configuration.dependencies.builtInMemoryCache)
         #expect(cache.count == 1)
         monitor.simulate(.critical)
         #expect(cache.count == 0)

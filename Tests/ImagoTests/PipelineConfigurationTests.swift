@@ -28,7 +28,7 @@ final class PipelineConfigurationTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-preset-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = try ImagePipeline.Configuration.withDiskCache(at: directory, sizeLimit: 8 << 20)
-        let cache = try XCTUnwrap(configuration.dependencies.diskCache)
+        let cache = try XCTUnwrap(configuration.dependencies.builtInDiskCache)
         XCTAssertEqual(cache.directory, directory.standardizedFileURL)
         XCTAssertEqual(cache.configuration.sizeLimit, 8 << 20)
         XCTAssertEqual(configuration.network.fetchStrategy, .file)

@@ -28,7 +28,7 @@ final class PipelineLifetimeTests: XCTestCase {
         do {
             let pipeline = ImagePipeline()
             weakPipeline = pipeline
-            weakCache = pipeline.configuration.dependencies.memoryCache
+            weakCache = pipeline.configuration.dependencies.builtInMemoryCache
             for index in 0..<3 {
                 _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "lifetime-\(index)")))
             }
@@ -64,7 +64,7 @@ final class PipelineLifetimeTests: XCTestCase {
                 for index in 0..<3 {
                     _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "mem5-\(round)-\(index)")))
                 }
-                XCTAssertEqual(pipeline.configuration.dependencies.memoryCache?.count, 3, "the cache still holds the images")
+                XCTAssertEqual(pipeline.configuration.dependencies.builtInMemoryCache?.count, 3, "the cache still holds the images")
             }
             XCTAssertNil(weakPipeline, "round \(round): something still holds the pipeline after its last load returned")
             XCTAssertEqual(PixelMemory.liveBufferCount, buffersBefore,

@@ -25,7 +25,7 @@ final class PipelinePressureTests: XCTestCase {
 
     func testWarningHalvesTheCacheAndReturnsPooledPixels() async throws {
         let (pipeline, monitor) = try await filledPipeline()
-        let cache = try XCTUnwrap(pipeline.configuration.dependencies.memoryCache)
+        let cache = try XCTUnwrap(pipeline.configuration.dependencies.builtInMemoryCache)
         XCTAssertEqual(cache.count, 4)
         let pooled = try XCTUnwrap(PixelBuffer(uninitializedWidth: 1600, height: 1200))
         PixelMemory.retainedByteLimit = 64 << 20
@@ -46,7 +46,7 @@ final class PipelinePressureTests: XCTestCase {
     func testCriticalEmptiesTheCacheAndLoadsStillEndInOneResult() async throws {
         let (pipeline, monitor) = try await filledPipeline()
         monitor.simulate(.critical)
-        XCTAssertEqual(pipeline.configuration.dependencies.memoryCache?.count, 0)
+        XCTAssertEqual(pipeline.configuration.dependencies.builtInMemoryCache?.count, 0)
         XCTAssertEqual(PixelMemory.retainedBytes, 0)
         // Admissions are held for a moment; a load started now waits, then decodes.
         let response = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "after-critical")))
@@ -57,14 +57,14 @@ final class PipelinePressureTests: XCTestCase {
     func testAPipelineThatDoesNotRespondKeepsItsCache() async throws {
         let (pipeline, monitor) = try await filledPipeline(respond: false)
         monitor.simulate(.critical)
-        XCTAssertEqual(pipeline.configuration.dependencies.memoryCache?.count, 4)
+        XCTAssertEqual(pipeline.configuration.dependencies.builtInMemoryCache?.count, 4)
         XCTAssertEqual(pipeline.counters.snapshot.memoryPressureEvents, 0)
     }
 
     func testManualTrim() async throws {
         let (pipeline, _) = try await filledPipeline(respond: false)
         pipeline.trimMemory(.critical)
-        XCTAssertEqual(pipeline.configuration.dependencies.memoryCache?.count, 0)
+        XCTAssertEqual(pipeline.configuration.dependencies.builtInMemoryCache?.count, 0)
         XCTAssertEqual(pipeline.counters.snapshot.cacheTrims, 1)
     }
 

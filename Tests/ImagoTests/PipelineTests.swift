@@ -154,7 +154,7 @@ final class PipelineTests: XCTestCase {
             await expectFailure(pipeline, request("/missing.jpg"), .fetch(.httpStatus(404)))
             await expectFailure(pipeline, request("/missing.jpg"), .fetch(.httpStatus(404)))
             XCTAssertEqual(pipeline.counters.snapshot.decodes, 0, "a 404 body is never decoded")
-            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0)
+            XCTAssertEqual(pipeline.configuration.dependencies.builtInDiskCache?.totalSize, 0)
         }
         XCTAssertEqual(server.counters.requests(for: "/missing.jpg"), 2 * FetchStrategy.allCases.count, "no retries, no negative caching")
     }
@@ -166,7 +166,7 @@ final class PipelineTests: XCTestCase {
             let pipeline = try pipeline(strategy, disk: true)
             await expectFailure(pipeline, request("/page.jpg"), .decoding(.unsupportedFormat("unknown")))
             await expectFailure(pipeline, request("/anim.gif"), .decoding(.unsupportedFormat("gif")))
-            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0, "DISK-3")
+            XCTAssertEqual(pipeline.configuration.dependencies.builtInDiskCache?.totalSize, 0, "DISK-3")
             XCTAssertEqual(pipeline.counters.snapshot.decodes, 0)
         }
     }
@@ -189,7 +189,7 @@ final class PipelineTests: XCTestCase {
             } catch {
                 guard case .fetch(let fetchError) = error, fetchError.isTransient else { return XCTFail("\(error)") }
             }
-            XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0)
+            XCTAssertEqual(pipeline.configuration.dependencies.builtInDiskCache?.totalSize, 0)
             XCTAssertNil(pipeline.cachedResponse(for: request("/cut.jpg")))
         }
     }

@@ -73,7 +73,7 @@ final class StreamingPipelineTests: XCTestCase {
         } catch {
             guard case .decoding(.corrupt) = error else { return XCTFail("\(error)") }
         }
-        XCTAssertEqual(pipeline.configuration.dependencies.diskCache?.totalSize, 0, "DISK-3")
+        XCTAssertEqual(pipeline.configuration.dependencies.builtInDiskCache?.totalSize, 0, "DISK-3")
         XCTAssertEqual(temporaries(), [])
     }
 

@@ -8,8 +8,15 @@ import Foundation
 extension DiskCache {
     /// The two files of a partial download: the bytes, and the record that vouches for them.
     public struct PartialDownloadFiles: Sendable, Hashable {
+        /// The partial body.
         public let file: URL
+        /// What vouches for it (source URL, validator, length), written beside it.
         public let record: URL
+
+        public init(file: URL, record: URL) {
+            self.file = file
+            self.record = record
+        }
     }
 
     /// A fresh path for a body that may be stored into this cache (`store(fileAt:)`).

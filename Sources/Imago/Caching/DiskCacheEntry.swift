@@ -51,6 +51,16 @@ extension DiskCache {
         /// Whether it may still be used without asking the server is `HTTPCachePolicy`'s call.
         public let storedAt: Date
 
+        /// An entry as a cache hands it out (`ImageDiskCaching.entry(forKey:)`); `url` must hold
+        /// exactly `byteCount` bytes.
+        public init(key: String, url: URL, byteCount: Int, metadata: Metadata, storedAt: Date) {
+            self.key = key
+            self.url = url
+            self.byteCount = byteCount
+            self.metadata = metadata
+            self.storedAt = storedAt
+        }
+
         /// Reads the whole payload into memory. Throws if the file is gone or no longer has
         /// `byteCount` bytes (evicted or replaced since the lookup).
         public func data() throws -> Data {

@@ -130,9 +130,6 @@ struct DiskCacheDirectory: Sendable {
         for (name, info) in try DiskFileIO.listDirectoryWithStatus(path) {
             switch DiskCacheNaming.classify(name) {
             case .temporary:
-                #if IMAGO_MUTANTS
-                if Mutation.on(.diskSweepKeepsTemporaries) { continue }
-                #endif
                 if info.st_mtim.nanosecondsSince1970 < cutoff {
                     removedAny = try DiskFileIO.remove(path + "/" + name) || removedAny
                 }

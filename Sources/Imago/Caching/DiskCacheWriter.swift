@@ -147,13 +147,7 @@ extension DiskCache {
             let accessTime = try DiskFileIO.fileStatus(payloadFD, path: files.payloadPath(hash)).st_mtim
             state.index[hash] = .init(payloadSize: Int(payload.st_size), sidecarSize: sidecar.count,
                                       accessTime: accessTime.nanosecondsSince1970)
-            #if IMAGO_MUTANTS
-            if !Mutation.on(.diskEvictsOnlyInSweep) {
-                _ = try files.evict(&state.index, toSize: configuration.sizeLimit, sparing: hash)
-            }
-            #else
             _ = try files.evict(&state.index, toSize: configuration.sizeLimit, sparing: hash)
-            #endif
             if let last = state.lastSweep, now.timeIntervalSince(last) < configuration.sweepInterval.seconds {
                 return
             }

@@ -74,11 +74,6 @@ struct LRUList {
     /// The least recently used member, or nil when empty.
     var leastRecent: Int32? { tail == -1 ? nil : tail }
 
-    #if IMAGO_MUTANTS
-    /// `Mutant.memTrimsNewestFirst`'s victim.
-    var mostRecent: Int32? { head == -1 ? nil : head }
-    #endif
-
     mutating func pushFront<K, V>(_ index: Int32, in pool: inout LRUNodePool<K, V>) {
         pool[index].segment = segment
         pool[index].prev = -1

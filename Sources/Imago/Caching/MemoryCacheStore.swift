@@ -59,14 +59,6 @@ struct MemoryCacheStore<Key: Hashable, Value> {
     /// per-entry limit. `evicted` receives the values pushed out to restore the limits, and a
     /// replaced value, so that they are released outside the cache's lock.
     mutating func insert(_ value: Value, forKey key: Key, cost: Int, evicted: inout [Value]) -> Bool {
-        #if IMAGO_MUTANTS
-        if Mutation.on(.memEvictsBeforeRefusing) {
-            while totalCost + cost > costLimit, let victim = victim(sparing: nil) {
-                evicted.append(remove(node: victim))
-                evictions += 1
-            }
-        }
-        #endif
         guard cost <= entryCostLimit else { return false }
         let node: Int32
         if let existing = index[key] {
@@ -90,12 +82,7 @@ struct MemoryCacheStore<Key: Hashable, Value> {
             index[key] = node
             probation.pushFront(node, in: &pool)
         }
-        #if IMAGO_MUTANTS
-        let evicts = !Mutation.on(.memInsertSkipsEviction)   // the next trim catches up
-        #else
-        let evicts = true
-        #endif
-        while evicts, totalCost > costLimit || count > countLimit {
+        while totalCost > costLimit || count > countLimit {
             guard let victim = victim(sparing: node) else { break }
             evicted.append(remove(node: victim))
             evictions += 1
@@ -110,14 +97,6 @@ struct MemoryCacheStore<Key: Hashable, Value> {
 
     /// Evicts in eviction order until the total cost is at most `cost`.
     mutating func trim(toCost cost: Int, evicted: inout [Value]) {
-        #if IMAGO_MUTANTS
-        if Mutation.on(.memTrimsNewestFirst) {
-            while totalCost > max(cost, 0), let newest = probation.mostRecent ?? protected.mostRecent {
-                evicted.append(remove(node: newest))
-                evictions += 1
-            }
-        }
-        #endif
         while totalCost > max(cost, 0), let victim = victim(sparing: nil) {
             evicted.append(remove(node: victim))
             evictions += 1

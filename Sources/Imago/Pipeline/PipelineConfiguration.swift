@@ -53,12 +53,13 @@ extension ImagePipeline.Configuration {
         /// a new `URLSessionTransport`. Either can be passed on any platform.
         public var transport: any ImageTransport
         /// Decoded images by request key (default: a `MemoryCache` with its default limits;
-        /// nil disables the memory cache).
-        public var memoryCache: MemoryCache<ImageRequestKey, DecodedImage>?
-        /// Original encoded bytes by source (default nil: no disk cache). With one, downloads to
-        /// file go to its directory (so the finished file is renamed into it), not to
-        /// `Network.temporaryDirectory`.
-        public var diskCache: DiskCache?
+        /// nil disables the memory cache). Any `ImageMemoryCaching` an app implements will do.
+        public var memoryCache: (any ImageMemoryCaching)?
+        /// Original encoded bytes by source (default nil: no disk cache; `DiskCache` is the
+        /// built-in one, and any `ImageDiskCaching` an app implements will do). With one,
+        /// downloads to file go to the files it hands out (so the finished file is renamed into
+        /// it), not to `Network.temporaryDirectory`.
+        public var diskCache: (any ImageDiskCaching)?
         /// The one time source: exchanges are dated and disk entries judged fresh by its `now`,
         /// and retry back-offs wait on its `sleep(for:)` (default `.system`: the wall clock and
         /// `ContinuousClock`; tests inject one).
@@ -69,8 +70,8 @@ extension ImagePipeline.Configuration {
         @_spi(Testing) public var taskPools: any TaskPoolMaking = StandardTaskPools()
 
         public init(transport: any ImageTransport = ImagePipeline.Configuration.defaultTransport(),
-                    memoryCache: MemoryCache<ImageRequestKey, DecodedImage>? = MemoryCache(),
-                    diskCache: DiskCache? = nil,
+                    memoryCache: (any ImageMemoryCaching)? = MemoryCache<ImageRequestKey, DecodedImage>(),
+                    diskCache: (any ImageDiskCaching)? = nil,
                     clock: PipelineClock = .system) {
             self.transport = transport
             self.memoryCache = memoryCache
@@ -100,6 +101,10 @@ extension ImagePipeline.Configuration {
         /// system temporary directory; with a disk cache, its own directory, so the finished
         /// file is renamed into the cache).
         public var temporaryDirectory: URL
+        /// How a fetch locks the partial download it continues, so that two fetches of one
+        /// source never write one file (default: an exclusive `flock`). A seam for the mutation
+        /// harness only.
+        @_spi(Testing) public var partialDownloadLocking: any PartialDownloadLocking = FlockPartialDownloadLocking()
 
         public init(fetchStrategy: FetchStrategy = .data,
                     httpCachePolicy: HTTPCachePolicy = .http,

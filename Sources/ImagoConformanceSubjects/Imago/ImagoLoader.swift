@@ -6,8 +6,9 @@ import ImagoConformance
 @MainActor
 final class ImagoLoader: LoaderUnderTest {
     let pipeline: ImagePipeline
-    private let memory: MemoryCache<ImageRequestKey, DecodedImage>?
-    private let disk: DiskCache?
+    /// The caches given to the pipeline, which the probes read.
+    private let memory: (any ProbedMemoryCache)?
+    private let disk: (any ProbedDiskCache)?
     /// This loader's own monitor of the process's cgroup (real events arrive as with
     /// `.shared`), so MEM-4's simulated events reach this pipeline alone and no other loader's
     /// event falls within the monitor's same-level rate limit. Only with a memory cache (MEM-4
@@ -19,7 +20,11 @@ final class ImagoLoader: LoaderUnderTest {
             var configuration = MemoryCache<ImageRequestKey, DecodedImage>.Configuration()
             if let limit = context.memoryCostLimit { configuration.costLimit = limit }
             if let limit = context.memoryEntryCostLimit { configuration.entryCostLimit = limit }
+            #if IMAGO_MUTANTS
+            memory = CacheMutants.memoryCache(configuration, for: Mutation.current)
+            #else
             memory = MemoryCache(configuration: configuration)
+            #endif
         } else {
             memory = nil
         }
@@ -27,7 +32,11 @@ final class ImagoLoader: LoaderUnderTest {
             var configuration = DiskCache.Configuration()
             if let limit = context.diskSizeLimit { configuration.sizeLimit = limit }
             configuration.synchronizesWrites = false   // the suite checks publication, not power loss
+            #if IMAGO_MUTANTS
+            disk = try CacheMutants.diskCache(directory: context.cacheDirectory, configuration, for: Mutation.current)
+            #else
             disk = try DiskCache(directory: context.cacheDirectory, configuration: configuration)
+            #endif
         } else {
             disk = nil
         }
@@ -50,6 +59,7 @@ final class ImagoLoader: LoaderUnderTest {
         }
         #if IMAGO_MUTANTS
         MutantParts.configure(&configuration, for: Mutation.current)
+        CacheMutants.configure(&configuration, for: Mutation.current)
         pipeline = ImagePipeline(configuration: configuration)
         MutantParts.adopt(pipeline, for: Mutation.current)
         #else

@@ -42,22 +42,22 @@ enum ImagoPhases {
 
 @MainActor
 final class ImagoMemoryProbe: MemoryCacheProbe {
-    let cache: MemoryCache<ImageRequestKey, DecodedImage>
-    init(_ cache: MemoryCache<ImageRequestKey, DecodedImage>) { self.cache = cache }
+    let cache: any ProbedMemoryCache
+    init(_ cache: any ProbedMemoryCache) { self.cache = cache }
 
     var totalCost: Int { cache.totalCost }
-    var costLimit: Int { cache.configuration.costLimit }
+    var costLimit: Int { cache.costLimit }
     func contains(_ source: ConformanceSource) -> Bool { cache.contains(ImagoLoader.request(source).key) }
     func trim(toCost cost: Int) { cache.trim(toCost: cost) }
 }
 
 @MainActor
 final class ImagoDiskProbe: DiskCacheProbe {
-    let cache: DiskCache
-    init(_ cache: DiskCache) { self.cache = cache }
+    let cache: any ProbedDiskCache
+    init(_ cache: any ProbedDiskCache) { self.cache = cache }
 
     var totalSize: Int { cache.totalSize }
-    var sizeLimit: Int { cache.configuration.sizeLimit }
+    var sizeLimit: Int { cache.sizeLimit }
     var entryCount: Int { cache.entryCount }
 
     func corruptEntry(for url: URL) throws -> Bool {

@@ -13,19 +13,15 @@ final class PartialFileLock: Sendable {
     let descriptor: Int32
     private let released = Mutex(false)
 
-    /// Opens (creating) `path` and locks it without waiting; nil when another fetch holds it or
-    /// it cannot be opened. The name is checked to still lead to the locked file afterwards: an
-    /// owner removes the name before unlocking, and a lock on that removed file would be no lock.
-    init?(path: String) {
+    /// Opens (creating) `path` and locks it without waiting (through `locking`, default an
+    /// exclusive `flock`); nil when another fetch holds it or it cannot be opened. The name is
+    /// checked to still lead to the locked file afterwards: an owner removes the name before
+    /// unlocking, and a lock on that removed file would be no lock.
+    init?(path: String, locking: any PartialDownloadLocking = FlockPartialDownloadLocking()) {
         for _ in 0..<3 {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard fd >= 0 else { return nil }
-            var locked = flock(fd, LOCK_EX | LOCK_NB)
-            while locked != 0, errno == EINTR { locked = flock(fd, LOCK_EX | LOCK_NB) }
-            #if IMAGO_MUTANTS
-            if Mutation.on(.diskPartialLockIgnored) { locked = 0 }
-            #endif
-            guard locked == 0 else {
+            guard locking.tryLock(fd) else {
                 close(fd)
                 return nil
             }
@@ -85,4 +81,23 @@ final class PartialFileLock: Sendable {
     }
 
     deinit { release() }
+}
+
+/// How a fetch takes the lock on the partial-download file it is about to write: a seam for the
+/// mutation harness (`make mutants`), which plants a lock that is not checked; apps have no
+/// reason to replace it. Set through `ImagePipeline.Configuration.Network.partialDownloadLocking`.
+@_spi(Testing) public protocol PartialDownloadLocking: Sendable {
+    /// Tries once, without waiting, to lock the open file `descriptor` exclusively (the lock
+    /// must end when the descriptor is closed).
+    /// - Returns: whether this fetch now owns the file and may write it.
+    func tryLock(_ descriptor: Int32) -> Bool
+}
+
+/// The built-in lock: `flock(LOCK_EX | LOCK_NB)`, retried on `EINTR`.
+struct FlockPartialDownloadLocking: PartialDownloadLocking {
+    func tryLock(_ descriptor: Int32) -> Bool {
+        var locked = flock(descriptor, LOCK_EX | LOCK_NB)
+        while locked != 0, errno == EINTR { locked = flock(descriptor, LOCK_EX | LOCK_NB) }
+        return locked == 0
+    }
 }

@@ -85,8 +85,16 @@ public final class ResumableDownload: Sendable, Hashable {
     /// owns it now (then this fetch downloads to a fresh temporary, as without resumption).
     public static func persistent(_ files: DiskCache.PartialDownloadFiles, temporaries: @escaping @Sendable () -> URL,
                                   url: URL, limit: Int) -> ResumableDownload? {
+        persistent(files, temporaries: temporaries, url: url, limit: limit, locking: FlockPartialDownloadLocking())
+    }
+
+    /// `persistent(_:temporaries:url:limit:)`, locking the partial through `locking`
+    /// (`ImagePipeline.Configuration.Network.partialDownloadLocking`). Only this kind is shared
+    /// between fetches: an ephemeral partial's name is unique to its fetch.
+    static func persistent(_ files: DiskCache.PartialDownloadFiles, temporaries: @escaping @Sendable () -> URL,
+                           url: URL, limit: Int, locking: any PartialDownloadLocking) -> ResumableDownload? {
         let (fileURL, recordURL) = (files.file, files.record)
-        guard let lock = PartialFileLock(path: fileURL.path) else { return nil }
+        guard let lock = PartialFileLock(path: fileURL.path, locking: locking) else { return nil }
         var partial: Partial?
         if let record = PartialRecord.read(recordURL), record.matches(sourceURL: url, fileSize: lock.size, limit: limit) {
             partial = Partial(validator: record.validator, bytes: record.bytes, total: record.total)

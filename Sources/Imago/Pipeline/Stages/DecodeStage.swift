@@ -12,7 +12,7 @@ struct DecodeStage: Sendable {
     /// bound, the live-pixel wait and the refusal past the memory limit go together.
     let budgetsMemory: Bool
     /// The memory cache a decode that needs room may trim (nil: none).
-    let memoryCache: MemoryCache<ImageRequestKey, DecodedImage>?
+    let memoryCache: (any ImageMemoryCaching)?
     /// What the memory decisions read (`Configuration.Memory.environment`).
     let memory: MemoryEnvironment
     /// `ImagePipeline.Configuration.previews`, for streaming decodes.

@@ -7,7 +7,7 @@ import Foundation
 /// disk cache every decision is "nothing stored".
 struct DiskStage: Sendable {
     /// `ImagePipeline.Configuration.Dependencies.diskCache` (nil: no disk cache).
-    let cache: DiskCache?
+    let cache: (any ImageDiskCaching)?
     /// `ImagePipeline.Configuration.Network.httpCachePolicy`.
     let policy: HTTPCachePolicy
     /// The pipeline's clock: exchanges are dated and freshness is judged by its `now`.
@@ -71,7 +71,7 @@ struct DiskStage: Sendable {
     /// in), or keeps it off the disk, removing an older entry for the URL too: the server's
     /// newest word on the URL says not to keep it, so an older copy must not serve later loads.
     func store(_ storage: Payload.Storage, _ exchange: Exchange, sourceKey: String, lookup: DiskLookup,
-               in disk: DiskCache) -> DiskCacheOutcome {
+               in disk: any ImageDiskCaching) -> DiskCacheOutcome {
         let result = exchange.result
         let hadEntry = lookup.hadEntry ?? (disk.entry(forKey: sourceKey) != nil)
         // A 206 is a whole image only when it completed a resumed download; one to a request
@@ -104,7 +104,7 @@ struct DiskStage: Sendable {
 
     /// A response the disk cache does not keep (`outcome` is `.notStored`): an older entry for
     /// the URL goes too, and the miss is counted and reported.
-    func keepOff(_ outcome: DiskCacheOutcome, sourceKey: String, hadEntry: Bool, in disk: DiskCache) -> DiskCacheOutcome {
+    func keepOff(_ outcome: DiskCacheOutcome, sourceKey: String, hadEntry: Bool, in disk: any ImageDiskCaching) -> DiskCacheOutcome {
         if hadEntry { try? disk.removeEntry(forKey: sourceKey) }
         diagnostics.record { $0.diskNotStored += 1 }
         diagnostics.emit(.notStored, sourceKey)

@@ -68,7 +68,8 @@ final class StoredBody: FetchBody {
         guard strategy == .file else { return nil }
         if writes, let cache = stage.disk.cache {
             return .persistent(cache.partialDownloadFiles(forKey: sourceKey), temporaries: cache.makeTemporaryFileURL,
-                               url: url, limit: min(stage.network.maxResponseSize, cache.configuration.sizeLimit))
+                               url: url, limit: min(stage.network.maxResponseSize, cache.sizeLimit),
+                               locking: stage.network.partialDownloadLocking)
         }
         if let cache = stage.disk.cache {
             return .ephemeral(temporaries: cache.makeTemporaryFileURL, url: url, limit: stage.network.maxResponseSize)

@@ -18,7 +18,7 @@ final class StreamedBody: FetchBody {
     private let shared: SharedWork
     private let sourceKey: String
     /// The disk cache the load may write (nil: none, or the request must not write the disk).
-    private let writableCache: DiskCache?
+    private let writableCache: (any ImageDiskCaching)?
     private var session: StreamingDecodeSession?
 
     init(request: ImageRequest, shared: SharedWork, decodeStage: DecodeStage, disk: DiskStage) {

@@ -1,0 +1,67 @@
+#if IMAGO_MUTANTS
+import Foundation
+import Imago
+import Synchronization
+
+/// `Mutant.diskEvictsOnlyInSweep`: a write never evicts; the directory is brought back within
+/// the size limit only by the periodic sweep (every `Configuration.sweepInterval`, default one
+/// hour, and when the cache opens). Two `DiskCache`s on one directory (which Imago supports, as
+/// for two processes): `writer`, whose limit is never reached, takes every store and lookup;
+/// `sweeper`, at the limit asked for, only sweeps.
+final class SweepOnlyEvictionDiskCache: ProbedDiskCache {
+    private let writer: DiskCache
+    private let sweeper: DiskCache
+    private let lastSweep: Mutex<Date>
+
+    init(directory: URL, configuration: DiskCache.Configuration) throws {
+        sweeper = try DiskCache(directory: directory, configuration: configuration)   // sweeps on opening
+        var unbounded = configuration
+        unbounded.sizeLimit = .max
+        writer = try DiskCache(directory: directory, configuration: unbounded)
+        lastSweep = Mutex(configuration.now())
+    }
+
+    var directory: URL { sweeper.directory }
+    var sizeLimit: Int { sweeper.sizeLimit }
+    var totalSize: Int { writer.totalSize }
+    var entryCount: Int { writer.entryCount }
+
+    func entry(forKey key: String) -> DiskCache.Entry? { writer.entry(forKey: key) }
+
+    func store(_ data: Data, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+        // An entry too large on its own is still refused (the real check also counts its sidecar).
+        guard data.count < sizeLimit else { return false }
+        defer { sweepIfDue() }
+        return try writer.store(data, forKey: key, metadata: metadata)
+    }
+
+    func store(fileAt url: URL, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size < sizeLimit else { return false }
+        defer { sweepIfDue() }
+        return try writer.store(fileAt: url, forKey: key, metadata: metadata)
+    }
+
+    func refresh(forKey key: String, metadata: DiskCache.Metadata, revalidated: DiskCache.Metadata?) throws -> Bool {
+        try writer.refresh(forKey: key, metadata: metadata, revalidated: revalidated)
+    }
+
+    func removeEntry(forKey key: String) throws { try writer.removeEntry(forKey: key) }
+    func makeTemporaryFileURL() -> URL { writer.makeTemporaryFileURL() }
+    func partialDownloadFiles(forKey key: String) -> DiskCache.PartialDownloadFiles {
+        writer.partialDownloadFiles(forKey: key)
+    }
+
+    /// The sweep a store runs when the last one is older than the sweep interval: the only place
+    /// entries are evicted.
+    private func sweepIfDue() {
+        let now = sweeper.configuration.now()
+        let due = lastSweep.withLock { last in
+            guard Duration.seconds(now.timeIntervalSince(last)) >= sweeper.configuration.sweepInterval else { return false }
+            last = now
+            return true
+        }
+        if due { try? sweeper.sweep() }
+    }
+}
+#endif
