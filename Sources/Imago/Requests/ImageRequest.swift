@@ -46,14 +46,7 @@ public struct ImageRequest: Sendable, Hashable {
     /// Everything that changes the pixels: source identity plus decode options. Keys the memory
     /// cache and the decode stage's coalescing.
     public var key: ImageRequestKey {
-        #if IMAGO_MUTANTS
-        if Mutation.on(.sourceKeyIgnoresSize) {
-            var unsized = options
-            (unsized.maxPixelSize, unsized.targetSize) = (nil, nil)
-            return ImageRequestKey(source: source.identity, options: unsized)
-        }
-        #endif
-        return ImageRequestKey(source: source.identity, options: options)
+        ImageRequestKey(source: source.identity, options: options)
     }
 }
 
@@ -62,6 +55,14 @@ public struct ImageRequestKey: Sendable, Hashable, CustomStringConvertible {
     /// The source's identity: keys the disk cache (original bytes) and fetch coalescing.
     public let source: String
     public let options: DecodeOptions
+
+    /// The key of a request for the source whose `ImageSource.identity` is `source`, decoded with
+    /// `options` (what `ImageRequest.key` makes): for an app's own `ImageMemoryCaching` that
+    /// needs to name an entry it was not handed.
+    public init(source: String, options: DecodeOptions) {
+        self.source = source
+        self.options = options
+    }
 
     public var description: String {
         var parts = [source]

@@ -21,6 +21,7 @@ enum CacheMutants {
         case .memInsertSkipsEviction?: DeferredEvictionMemoryCache(configuration)
         case .memEvictsBeforeRefusing?: RoomFirstMemoryCache(MemoryCache(configuration: configuration))
         case .memTrimsNewestFirst?: NewestFirstTrimMemoryCache(MemoryCache(configuration: configuration))
+        case .sourceKeyIgnoresSize?: SourceKeyedMemoryCache(MemoryCache(configuration: configuration))
         default: MemoryCache(configuration: configuration)
         }
     }

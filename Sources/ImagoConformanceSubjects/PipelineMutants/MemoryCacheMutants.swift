@@ -28,6 +28,33 @@ final class DeferredEvictionMemoryCache: ProbedMemoryCache {
     func contains(_ key: ImageRequestKey) -> Bool { base.contains(key) }
 }
 
+/// `Mutant.sourceKeyIgnoresSize`: images are kept by source alone, the target size left out of
+/// the key (a cache keyed by URL), so a thumbnail and the full image of one URL take each
+/// other's place and a hit may be the wrong size.
+final class SourceKeyedMemoryCache: ProbedMemoryCache {
+    private let base: MemoryCache<ImageRequestKey, DecodedImage>
+
+    init(_ base: MemoryCache<ImageRequestKey, DecodedImage>) { self.base = base }
+
+    var costLimit: Int { base.configuration.costLimit }
+
+    private func unsized(_ key: ImageRequestKey) -> ImageRequestKey {
+        var options = key.options
+        (options.maxPixelSize, options.targetSize) = (nil, nil)
+        return ImageRequestKey(source: key.source, options: options)
+    }
+
+    func value(forKey key: ImageRequestKey) -> DecodedImage? { base.value(forKey: unsized(key)) }
+
+    func insert(_ image: DecodedImage, forKey key: ImageRequestKey, cost: Int) -> Bool {
+        base.insert(image, forKey: unsized(key), cost: cost)
+    }
+
+    func trim(toCost cost: Int) { base.trim(toCost: cost) }
+    var totalCost: Int { base.totalCost }
+    func contains(_ key: ImageRequestKey) -> Bool { base.contains(unsized(key)) }
+}
+
 /// `Mutant.memEvictsBeforeRefusing`: an insert makes room for the new image (evicting least
 /// recently used entries until it would fit) before the per-entry limit is checked, so an image
 /// that is then refused has already flushed entries.

@@ -52,7 +52,7 @@ public enum PipelineMutants {
         .init(mutant: .sourceChangeKeepsOldSuccess, rule: "SOURCE-2", subjects: plain,
               bug: "A source change keeps the old image's success on screen until the new one loads."),
         .init(mutant: .sourceKeyIgnoresSize, rule: "SOURCE-3", subjects: memory,
-              bug: "The request key leaves out the target size."),
+              bug: "The memory cache keys images by source, leaving out the target size (a cache keyed by URL)."),
         .init(mutant: .shareReloadsSameKey, rule: "SHARE-1", subjects: plain,
               bug: "A second load() of a key that loaded or is loading starts another attempt."),
         .init(mutant: .shareNoCoalescing, rule: "SHARE-2", subjects: plain,

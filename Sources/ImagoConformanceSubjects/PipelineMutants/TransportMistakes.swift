@@ -26,13 +26,13 @@ struct NoStoreDroppingTransport: ImageTransport {
 /// it is an image (an HTML error page served as 200 included). Stored bodies only (`.data`).
 struct StoringBeforeValidatingTransport: ImageTransport {
     let base: any ImageTransport
-    let disk: DiskCache
+    let disk: any ImageDiskCaching
 
     func fetch(_ request: FetchRequest,
                progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
         let result = try await base.fetch(request, progress: progress)
         if result.head.statusCode == 200, case .data(let bytes) = result.body {
-            _ = try? disk.store(bytes, forKey: ImageSource.url(request.url).identity)
+            _ = try? disk.store(bytes, forKey: ImageSource.url(request.url).identity, metadata: DiskCache.Metadata())
         }
         return result
     }
