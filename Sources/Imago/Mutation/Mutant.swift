@@ -16,7 +16,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case cacheHitPublishesLoading = "cache-hit-publishes-loading"
     case cacheSkipsDiskLookup = "cache-skips-disk-lookup"
     case cacheHitKeepsFirstOrigin = "cache-hit-keeps-first-origin"
-    case cacheCorruptEntryFails = "cache-corrupt-entry-fails"
+    case cacheCorruptEntryKept = "cache-corrupt-entry-kept"
     case sourceChangeKeepsOldLoad = "source-change-keeps-old-load"
     case sourceChangeKeepsOldSuccess = "source-change-keeps-old-success"
     case sourceKeyIgnoresSize = "source-key-ignores-size"

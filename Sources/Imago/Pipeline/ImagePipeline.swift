@@ -84,9 +84,6 @@ public final class ImagePipeline: Sendable {
                 return .success(response.reporting(.fresh))
             case .failure(let error) where error.isCancellation: return .failure(.cancelled)
             case .failure(.decoding(.unreadable)): break   // replaced by another writer meanwhile: a miss
-            #if IMAGO_MUTANTS
-            case .failure(let error) where Mutation.on(.cacheCorruptEntryFails): return .failure(error)
-            #endif
             case .failure:   // a corrupt entry is a miss (CACHE-4)
                 diskStage.remove(sourceKey)
                 lookup.hadEntry = false

@@ -38,6 +38,8 @@ enum CacheMutants {
             return try DiskCache(directory: directory, configuration: kept)
         case .diskEvictsOnlyInSweep?:
             return try SweepOnlyEvictionDiskCache(directory: directory, configuration: configuration)
+        case .cacheCorruptEntryKept?:
+            return ImmutableEntriesDiskCache(try DiskCache(directory: directory, configuration: configuration))
         default:
             return try DiskCache(directory: directory, configuration: configuration)
         }

@@ -3,6 +3,45 @@ import Foundation
 import Imago
 import Synchronization
 
+/// `Mutant.cacheCorruptEntryKept`: entries are taken for immutable (a cache keyed by URLs that
+/// "never change"): an entry is never removed, and a store for a key that has one keeps the
+/// first. A corrupt entry is then fetched around on every load, never repaired.
+final class ImmutableEntriesDiskCache: ProbedDiskCache {
+    private let base: DiskCache
+
+    init(_ base: DiskCache) { self.base = base }
+
+    var directory: URL { base.directory }
+    var sizeLimit: Int { base.sizeLimit }
+    var totalSize: Int { base.totalSize }
+    var entryCount: Int { base.entryCount }
+
+    func entry(forKey key: String) -> DiskCache.Entry? { base.entry(forKey: key) }
+
+    func store(_ data: Data, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+        if base.entry(forKey: key) != nil { return true }   // the first one stays
+        return try base.store(data, forKey: key, metadata: metadata)
+    }
+
+    func store(fileAt url: URL, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+        guard base.entry(forKey: key) == nil else {
+            try? FileManager.default.removeItem(at: url)   // taken, as a store that returns true takes it
+            return true
+        }
+        return try base.store(fileAt: url, forKey: key, metadata: metadata)
+    }
+
+    func refresh(forKey key: String, metadata: DiskCache.Metadata, revalidated: DiskCache.Metadata?) throws -> Bool {
+        try base.refresh(forKey: key, metadata: metadata, revalidated: revalidated)
+    }
+
+    func removeEntry(forKey key: String) throws {}   // never
+    func makeTemporaryFileURL() -> URL { base.makeTemporaryFileURL() }
+    func partialDownloadFiles(forKey key: String) -> DiskCache.PartialDownloadFiles {
+        base.partialDownloadFiles(forKey: key)
+    }
+}
+
 /// `Mutant.diskEvictsOnlyInSweep`: a write never evicts; the directory is brought back within
 /// the size limit only by the periodic sweep (every `Configuration.sweepInterval`, default one
 /// hour, and when the cache opens). Two `DiskCache`s on one directory (which Imago supports, as
