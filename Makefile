@@ -112,7 +112,7 @@ conformance-closure:
 # of their own (Examples/BlogLoader, depending on this one by path), with a .build of its own.
 # Runs the suite against it and writes Examples/BlogLoader/blog-conformance.md; exits 0 only
 # when the loader fails exactly the rules its ExpectedScore.swift lists. Then its XCTest version
-# (the README's assertConforms snippet), the same checks again, a few seconds.
+# (the assertConforms snippet of the DocC article Adopting the Suite), the same checks again, a few seconds.
 EXAMPLE := Examples/BlogLoader
 .PHONY: example
 # blog-conformance killed by a signal (status above 128) is run once more, after naming the check

@@ -76,7 +76,10 @@ class CLI:
         if subcommand not in self.cache:
             arguments = [self.executable] + ([subcommand] if subcommand else []) + ["--help"]
             result = subprocess.run(arguments, capture_output=True, text=True)
-            if result.returncode != 0:
+            # An unknown subcommand may still print the top level's help: its own usage names it.
+            usage = re.search(r"USAGE: imago" + (" " + re.escape(subcommand) if subcommand else "") + r"(\s|$)",
+                              result.stdout)
+            if result.returncode != 0 or usage is None:
                 self.cache[subcommand] = None
             else:
                 names = set(re.findall(r"(?m)^\s+(?:-\w, )?(--[a-z0-9][a-z0-9-]*)", result.stdout))
