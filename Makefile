@@ -35,8 +35,27 @@ deps:
 build: deps
 	swift build
 
+# The suite, then the README check (below) against the executable the suite's build made.
 test: deps
 	swift test
+	python3 Scripts/readme-check.py --imago "$$(swift build --show-bin-path)/imago"
+
+# The documentation names only what exists: every `make X` in README.md and the DocC articles is a
+# target here, every `imago SUB --flag` a subcommand and flag of the built CLI (its --help), the
+# README's account of CI is .ci/run's steps in order, and every rule of Docs/phase-rules.md is in
+# the conformance catalog's Rules article (Scripts/readme-check.py; seconds once imago is built).
+.PHONY: readme-check
+readme-check:
+	swift build --product imago
+	python3 Scripts/readme-check.py --imago "$$(swift build --show-bin-path)/imago"
+
+# Both DocC catalogs (Sources/Imago/Imago.docc, Sources/ImagoConformance/ImagoConformance.docc)
+# through swift-docc-plugin, warnings as errors, into .build/plugins/Swift-DocC/outputs/.
+# Not in CI yet.
+.PHONY: docs
+docs:
+	swift package generate-documentation --target Imago --warnings-as-errors
+	swift package generate-documentation --target ImagoConformance --warnings-as-errors
 
 release: deps
 	swift build -c release --product imago
@@ -93,7 +112,7 @@ conformance-closure:
 # of their own (Examples/BlogLoader, depending on this one by path), with a .build of its own.
 # Runs the suite against it and writes Examples/BlogLoader/blog-conformance.md; exits 0 only
 # when the loader fails exactly the rules its ExpectedScore.swift lists. Then its XCTest version
-# (the README's assertConforms snippet), the same checks again, a few seconds.
+# (the assertConforms snippet of the DocC article Adopting the Suite), the same checks again, a few seconds.
 EXAMPLE := Examples/BlogLoader
 .PHONY: example
 # blog-conformance killed by a signal (status above 128) is run once more, after naming the check

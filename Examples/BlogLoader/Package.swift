@@ -45,7 +45,7 @@ let package = Package(
                 "BlogAdapter",
                 .product(name: "ImagoConformance", package: "Imago"),
             ]),
-        // The same through XCTest (the README's assertConforms snippet); `make example` runs both.
+        // The same through XCTest (the assertConforms snippet of ImagoConformance's DocC article Adopting the Suite); `make example` runs both.
         .testTarget(
             name: "BlogLoaderConformanceTests",
             dependencies: [

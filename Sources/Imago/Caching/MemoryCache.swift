@@ -39,7 +39,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         /// Eviction order (default `.lru`).
         public var policy: EvictionPolicy
 
-        /// - Parameter entryCostLimit: nil means `costLimit / 4`.
+        /// - Parameters:
+        ///   - costLimit: Most total cost held (default `MemoryCache.defaultCostLimit`).
+        ///   - countLimit: Most entries held (default 1000).
+        ///   - entryCostLimit: Largest cost of one entry; nil (the default) means `costLimit / 4`.
+        ///   - policy: Eviction order (default `.lru`).
         public init(costLimit: Int = MemoryCache.defaultCostLimit,
                     countLimit: Int = 1000,
                     entryCostLimit: Int? = nil,

@@ -78,7 +78,9 @@ public final class MemoryPressureMonitor: Sendable {
         var lastDelivered: (level: MemoryPressureLevel, time: ContinuousClock.Instant)?
     }
 
-    /// - Parameter root: prefix of every path, for tests over fake trees (default "/").
+    /// - Parameters:
+    ///   - root: prefix of every path, for tests over fake trees (default "/").
+    ///   - configuration: thresholds, triggers and intervals (default `Configuration()`).
     public init(root: String = "/", configuration: Configuration = Configuration()) {
         self.root = root
         self.configuration = configuration

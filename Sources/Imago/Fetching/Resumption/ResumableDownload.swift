@@ -19,7 +19,7 @@ import Darwin
 /// it calls ``settle(after:)``; at the end ``close()``. Either kind holds an exclusive `flock` on
 /// its file from creation to ``close()``: two fetches never write one partial.
 ///
-/// Transports write the body of a download through it (``DownloadFile``): a 206 whose
+/// Transports write the body of a download through it (`DownloadFile`): a 206 whose
 /// `Content-Range` starts where the partial ends continues the file; a 200 restarts it; a 206 for
 /// another range drops the partial and asks for a restart without `Range` (as does a 416, seen by
 /// the owner). A transport never removes the partial itself: ``settle(after:)`` keeps it only
