@@ -1,0 +1,194 @@
+#if IMAGO_MUTANTS
+@_spi(Testing) import Imago
+
+/// The planted bugs of the view model (INIT, TRANS, CACHE-1, SOURCE-1/2, SHARE-1, RETRY-3,
+/// ORDER): the shipped `ImageLoadingModel` has none of them. Most are wrong decisions, given to
+/// the model as transitions of the harness's own (`MistakenTransitions`) through its `Testing`
+/// SPI initializer; two are mistakes of the adapter that makes and watches the model.
+/// `ImagoLoader` asks for the model here; the bug switched on for the process
+/// (`Mutation.current`) decides which, if any.
+enum ModelMutants {
+    /// The model the adapter works with for `request`.
+    @MainActor
+    static func model(pipeline: ImagePipeline, request: ImageRequest?, for mutant: Mutant?) -> ImageLoadingModel {
+        if mutant == .initEagerLoad, let request {
+            // The adapter warms the cache as soon as it makes the model: a load before load().
+            Task { [pipeline] in _ = try? await pipeline.response(for: request) }
+        }
+        guard let mutant, let transitions = MistakenTransitions(mutant) else {
+            return ImageLoadingModel(pipeline: pipeline, request: request)
+        }
+        return ImageLoadingModel(pipeline: pipeline, request: request, transitions: transitions)
+    }
+
+    /// The model's phases as the adapter hands them on: with `orderStreamSkipsCurrent`, it
+    /// drops the first one, which is the current phase, so a late observer starts with the next.
+    static func phases<Phase: Sendable>(_ phases: AsyncStream<Phase>, for mutant: Mutant?) -> AsyncStream<Phase> {
+        guard mutant == .orderStreamSkipsCurrent else { return phases }
+        return AsyncStream { continuation in
+            let relay = Task {
+                for await phase in phases.dropFirst() { continuation.yield(phase) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in relay.cancel() }
+        }
+    }
+}
+
+/// A model that decides wrongly in one way: the standard transitions, with the events it is
+/// given or the effects they decide changed as `mutant` says. Every change keeps the machine's
+/// `phase` equal to what the model was told to publish (`PhaseMachine.publish`), so the
+/// mistake is the only difference.
+struct MistakenTransitions: ImagePhaseTransitions {
+    let mutant: Mutant
+    private let standard = StandardPhaseTransitions()
+
+    /// Nil for a bug that is not a decision of the model.
+    init?(_ mutant: Mutant) {
+        switch mutant {
+        case .initSilentWithoutSource, .initLoadingDeferred, .transDuplicateSuccess,
+             .transHitAfterFailureSkipsLoading, .transCancelOnlyResetsPhase, .transCancelIsFailure,
+             .transCancelKeepsTask, .cacheHitPublishesLoading, .sourceChangeKeepsOldLoad,
+             .sourceChangeKeepsOldSuccess, .shareReloadsSameKey, .retryNeedsActiveAttempt,
+             .orderProgressAfterSuccess:
+            self.mutant = mutant
+        default:
+            return nil
+        }
+    }
+
+    func handle(_ event: PhaseMachine.Event, in machine: inout PhaseMachine) -> [PhaseMachine.Effect] {
+        switch (mutant, event) {
+        case (.initSilentWithoutSource, .load) where machine.key == nil:
+            // load() without a source returns quietly instead of publishing missingSource.
+            return []
+
+        case (.initLoadingDeferred, .memoryAnswered(.none)):
+            // A miss does not publish loading before load() returns: it comes with the load's
+            // first report, after load() returned.
+            let shown = machine.phase
+            let effects = standard.handle(event, in: &machine)
+            machine.phase = shown
+            return effects.filter { !$0.publishes }
+        case (.initLoadingDeferred, .progressed(_, let attempt)), (.initLoadingDeferred, .previewed(_, let attempt)),
+             (.initLoadingDeferred, .finished(_, let attempt)):
+            var effects: [PhaseMachine.Effect] = []
+            if attempt == machine.attempt, machine.loadRunning, !machine.phase.isLoading {
+                effects.append(machine.publish(machine.startedLoading))
+            }
+            return effects + standard.handle(event, in: &machine)
+
+        case (.transDuplicateSuccess, .finished(.success, _)):
+            // A success is delivered twice.
+            return standard.handle(event, in: &machine).flatMap { $0.isSuccess ? [$0, $0] : [$0] }
+
+        case (.transHitAfterFailureSkipsLoading, .memoryAnswered(.some)):
+            // A retry answered by the memory cache goes from failure straight to success.
+            return standard.handle(event, in: &machine).filter { !$0.isLoading }
+
+        case (.transCancelOnlyResetsPhase, .cancel) where machine.loadRunning:
+            // cancel() resets the phase but leaves the running load, whose reports are still
+            // of the current attempt.
+            machine.activeKey = nil
+            return machine.phase.isSuccess ? [] : [machine.publish(.empty)]
+
+        case (.transCancelIsFailure, .cancel):
+            // cancel() publishes failure(cancelled) instead of going back to empty.
+            return standard.handle(event, in: &machine).map {
+                $0.isEmpty ? machine.publish(.failure(.cancelled)) : $0
+            }
+
+        case (.transCancelKeepsTask, .cancel) where machine.loadRunning:
+            // The load is cancelled but stays the current one, so load() thinks it runs.
+            let activeKey = machine.activeKey
+            let effects = standard.handle(event, in: &machine)
+            (machine.loadRunning, machine.activeKey) = (true, activeKey)
+            return effects
+
+        case (.cacheHitPublishesLoading, .memoryAnswered(.some)):
+            // A memory hit publishes loading before its success.
+            // Published first, the loading phase also keeps the standard one (after a failure)
+            // from following it.
+            let loading = machine.publish(machine.startedLoading)
+            return [loading] + standard.handle(event, in: &machine)
+
+        case (.sourceChangeKeepsOldLoad, .sourceChanged):
+            // A source change forgets the old load without cancelling it...
+            return standard.handle(event, in: &machine).map { $0.cancels ? .releaseLoad : $0 }
+        case (.sourceChangeKeepsOldLoad, .progressed(let progress, _)):
+            // ... and results are not tagged with their attempt: any is taken as the current one.
+            return standard.handle(.progressed(progress, attempt: machine.attempt), in: &machine)
+        case (.sourceChangeKeepsOldLoad, .finished(let outcome, _)):
+            return standard.handle(.finished(outcome, attempt: machine.attempt), in: &machine)
+
+        case (.sourceChangeKeepsOldSuccess, .sourceChanged) where machine.phase.isSuccess:
+            // The old image's success stays on screen until the new one loads.
+            let shown = machine.phase
+            let effects = standard.handle(event, in: &machine)
+            machine.phase = shown
+            return effects.filter { !$0.publishes }
+
+        case (.shareReloadsSameKey, .load):
+            // A second load() of a key that loaded or is loading starts another attempt.
+            machine.activeKey = nil
+            return standard.handle(event, in: &machine)
+
+        case (.retryNeedsActiveAttempt, .retry) where machine.activeKey == nil:
+            // retry() only retries an attempt still marked active, which the failure cleared.
+            return []
+
+        case (.orderProgressAfterSuccess, .finished(.success, _)):
+            // A last 100% progress report is published after the success.
+            let received = machine.lastReceived
+            var effects = standard.handle(event, in: &machine)
+            if received > 0, effects.contains(where: \.isSuccess) {
+                let complete = FetchProgress(received: received, expected: received)
+                effects.append(machine.publish(.loading(progress: complete, previous: nil)))
+            }
+            return effects
+
+        default:
+            return standard.handle(event, in: &machine)
+        }
+    }
+}
+
+private extension PhaseMachine.Effect {
+    var publishes: Bool {
+        if case .publish = self { return true }
+        return false
+    }
+
+    var isLoading: Bool {
+        if case .publish(let phase) = self { return phase.isLoading }
+        return false
+    }
+
+    var isSuccess: Bool {
+        if case .publish(.success) = self { return true }
+        return false
+    }
+
+    var isEmpty: Bool {
+        if case .publish(.empty) = self { return true }
+        return false
+    }
+
+    var cancels: Bool {
+        if case .cancelLoad = self { return true }
+        return false
+    }
+}
+
+private extension ImagePhase {
+    var isLoading: Bool {
+        if case .loading = self { return true }
+        return false
+    }
+
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
+#endif
