@@ -1,5 +1,6 @@
 #if IMAGO_MUTANTS
 @_spi(Testing) import Imago
+import Synchronization
 
 /// The planted bugs of the view model (INIT, TRANS, CACHE-1, SOURCE-1/2, SHARE-1, RETRY-3,
 /// ORDER): the shipped `ImageLoadingModel` has none of them. Most are wrong decisions, given to
@@ -18,7 +19,9 @@ enum ModelMutants {
         guard let mutant, let transitions = MistakenTransitions(mutant) else {
             return ImageLoadingModel(pipeline: pipeline, request: request)
         }
-        return ImageLoadingModel(pipeline: pipeline, request: request, transitions: transitions)
+        let model = ImageLoadingModel(pipeline: pipeline, request: request, transitions: transitions)
+        transitions.deferred.attach(model)
+        return model
     }
 
     /// The model's phases as the adapter hands them on: with `orderStreamSkipsCurrent`, it
@@ -41,6 +44,8 @@ enum ModelMutants {
 /// mistake is the only difference.
 struct MistakenTransitions: ImagePhaseTransitions {
     let mutant: Mutant
+    /// `initLoadingDeferred`'s task back into the model.
+    let deferred = DeferredLoading()
     private let standard = StandardPhaseTransitions()
 
     /// Nil for a bug that is not a decision of the model.
@@ -64,19 +69,16 @@ struct MistakenTransitions: ImagePhaseTransitions {
             return []
 
         case (.initLoadingDeferred, .memoryAnswered(.none)):
-            // A miss does not publish loading before load() returns: it comes with the load's
-            // first report, after load() returned.
+            // A miss publishes loading from a task it schedules, after load() returned (and
+            // only if the attempt is still the current one and its load still runs then).
             let shown = machine.phase
             let effects = standard.handle(event, in: &machine)
             machine.phase = shown
+            deferred.schedule(attempt: machine.attempt)
             return effects.filter { !$0.publishes }
-        case (.initLoadingDeferred, .progressed(_, let attempt)), (.initLoadingDeferred, .previewed(_, let attempt)),
-             (.initLoadingDeferred, .finished(_, let attempt)):
-            var effects: [PhaseMachine.Effect] = []
-            if attempt == machine.attempt, machine.loadRunning, !machine.phase.isLoading {
-                effects.append(machine.publish(machine.startedLoading))
-            }
-            return effects + standard.handle(event, in: &machine)
+        case (.initLoadingDeferred, .load) where deferred.delivering != nil:
+            guard deferred.delivering == machine.attempt, machine.loadRunning else { return [] }
+            return [machine.publish(machine.startedLoading)]
 
         case (.transDuplicateSuccess, .finished(.success, _)):
             // A success is delivered twice.
@@ -150,6 +152,35 @@ struct MistakenTransitions: ImagePhaseTransitions {
         default:
             return standard.handle(event, in: &machine)
         }
+    }
+}
+
+/// `initLoadingDeferred`'s late `loading`: the task a miss schedules comes back into the model
+/// through its public `load()`, marked as the delivery for its attempt, and the mistaken
+/// transitions answer it with that attempt's loading phase (nothing if the attempt is over or
+/// its load ended). The model is held weakly: it owns the transitions that own this.
+final class DeferredLoading: Sendable {
+    private struct State {
+        weak var model: ImageLoadingModel?
+        var delivering: Int?
+    }
+
+    private let state = Mutex(State())
+
+    /// The attempt whose loading the `load()` under way delivers; nil for the adapter's calls.
+    var delivering: Int? { state.withLock { $0.delivering } }
+
+    func attach(_ model: ImageLoadingModel) { state.withLock { $0.model = model } }
+
+    func schedule(attempt: Int) {
+        Task { @MainActor in self.deliver(attempt) }
+    }
+
+    @MainActor private func deliver(_ attempt: Int) {
+        guard let model = state.withLock({ $0.model }) else { return }
+        state.withLock { $0.delivering = attempt }
+        model.load()
+        state.withLock { $0.delivering = nil }
     }
 }
 

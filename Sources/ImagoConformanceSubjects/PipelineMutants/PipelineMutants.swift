@@ -28,7 +28,7 @@ public enum PipelineMutants {
         .init(mutant: .initSilentWithoutSource, rule: "INIT-2", subjects: plain,
               bug: "load() without a source returns quietly instead of publishing missingSource."),
         .init(mutant: .initLoadingDeferred, rule: "INIT-3", subjects: plain,
-              bug: "A miss publishes loading only with the load's first report, after load() returned."),
+              bug: "loading is published from a task the miss schedules, after load() returned."),
         .init(mutant: .transDuplicateSuccess, rule: "TRANS-1", subjects: plain,
               bug: "A success is delivered twice."),
         .init(mutant: .transHitAfterFailureSkipsLoading, rule: "TRANS-2", subjects: memory,
