@@ -105,7 +105,7 @@ import Testing
             Issue.record("loading without the previous image: \(names(effects))")
             return
         }
-        #expect(previous === pixels)
+        #expect(previous.storage === pixels.storage, "the old image itself")
         // A change while B loads cancels it; nothing of B is published afterwards.
         #expect(names(machine.handle(.sourceChanged(nil))) == ["cancel", "empty"])
         #expect(names(machine.handle(.finished(.success(response(.network)), attempt: 3))).isEmpty)

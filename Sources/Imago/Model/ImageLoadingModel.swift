@@ -130,7 +130,9 @@ public final class ImageLoadingModel {
             // starts, and what a hit or a miss publishes is the machine's decision.
             send(.memoryAnswered(request.flatMap { pipeline.cachedResponse(for: $0) }))
         case .startLoad(let attempt):
-            if let request { start(request, attempt: attempt) }
+            // An observer called back by an earlier effect may have ended the attempt already:
+            // its load would publish nothing.
+            if let request, attempt == machine.attempt { start(request, attempt: attempt) }
         case .cancelLoad:
             task?.load.cancel()
             task?.watcher.cancel()
