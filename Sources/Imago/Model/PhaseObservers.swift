@@ -20,11 +20,7 @@ final class PhaseObservers {
         nextID += 1
         let id = nextID
         continuations[id] = continuation
-        #if IMAGO_MUTANTS
-        if !Mutation.on(.orderStreamSkipsCurrent) { continuation.yield(current) }
-        #else
         continuation.yield(current)
-        #endif
         continuation.onTermination = { [weak self] _ in
             Task { @MainActor in self?.continuations[id] = nil }
         }

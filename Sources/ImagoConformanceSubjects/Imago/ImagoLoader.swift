@@ -80,7 +80,12 @@ final class ImagoLoader: LoaderUnderTest {
     func makeModel(source: ConformanceSource?) -> any ModelUnderTest {
         let cachePolicy = self.cachePolicy
         let request: @Sendable (ConformanceSource) -> ImageRequest = { Self.request($0, cachePolicy: cachePolicy) }
-        return ImagoModel(ImageLoadingModel(pipeline: pipeline, request: source.map(request)), request: request)
+        #if IMAGO_MUTANTS
+        let model = ModelMutants.model(pipeline: pipeline, request: source.map(request), for: Mutation.current)
+        #else
+        let model = ImageLoadingModel(pipeline: pipeline, request: source.map(request))
+        #endif
+        return ImagoModel(model, request: request)
     }
 
     /// The cache policy of every request the adapter makes (default `.useCaches`).
@@ -126,7 +131,11 @@ final class ImagoModel: ModelUnderTest {
     /// The public `ImageLoadingModel.phases` stream, mapped phase by phase; ending iteration
     /// ends the underlying subscription.
     var phases: AsyncStream<ObservedPhase>? {
+        #if IMAGO_MUTANTS
+        let source = ModelMutants.phases(model.phases, for: Mutation.current)
+        #else
         let source = model.phases
+        #endif
         return AsyncStream { continuation in
             let relay = Task { @MainActor in
                 for await phase in source { continuation.yield(ImagoPhases.observed(phase)) }

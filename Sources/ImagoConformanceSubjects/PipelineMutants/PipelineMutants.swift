@@ -24,7 +24,7 @@ public enum PipelineMutants {
 
     public static let all: [PipelineMutant] = [
         .init(mutant: .initEagerLoad, rule: "INIT-1", subjects: plain,
-              bug: "The model warms the cache as soon as it is created: a load before load()."),
+              bug: "The adapter warms the cache as soon as it makes the model: a load before load()."),
         .init(mutant: .initSilentWithoutSource, rule: "INIT-2", subjects: plain,
               bug: "load() without a source returns quietly instead of publishing missingSource."),
         .init(mutant: .initLoadingDeferred, rule: "INIT-3", subjects: plain,

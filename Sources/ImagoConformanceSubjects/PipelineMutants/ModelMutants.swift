@@ -1,0 +1,39 @@
+#if IMAGO_MUTANTS
+@_spi(Testing) import Imago
+
+/// The planted bugs of the view model (INIT, TRANS, CACHE-1, SOURCE-1/2, SHARE-1, RETRY-3,
+/// ORDER): the shipped `ImageLoadingModel` has none of them. Most are wrong decisions, given to
+/// the model as transitions of the harness's own (`MistakenTransitions`) through its `Testing`
+/// SPI initializer; two are mistakes of the adapter that makes and watches the model.
+/// `ImagoLoader` asks for the model here; the bug switched on for the process
+/// (`Mutation.current`) decides which, if any.
+enum ModelMutants {
+    /// The model the adapter works with for `request`.
+    @MainActor
+    static func model(pipeline: ImagePipeline, request: ImageRequest?, for mutant: Mutant?) -> ImageLoadingModel {
+        if mutant == .initEagerLoad, let request {
+            // The adapter warms the cache as soon as it makes the model: a load before load().
+            Task { [pipeline] in _ = try? await pipeline.response(for: request) }
+        }
+        guard let mutant, let transitions = MistakenTransitions(mutant) else {
+            return ImageLoadingModel(pipeline: pipeline, request: request)
+        }
+        let model = ImageLoadingModel(pipeline: pipeline, request: request, transitions: transitions)
+        transitions.deferred.attach(model)
+        return model
+    }
+
+    /// The model's phases as the adapter hands them on: with `orderStreamSkipsCurrent`, it
+    /// drops the first one, which is the current phase, so a late observer starts with the next.
+    static func phases<Phase: Sendable>(_ phases: AsyncStream<Phase>, for mutant: Mutant?) -> AsyncStream<Phase> {
+        guard mutant == .orderStreamSkipsCurrent else { return phases }
+        return AsyncStream { continuation in
+            let relay = Task {
+                for await phase in phases.dropFirst() { continuation.yield(phase) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in relay.cancel() }
+        }
+    }
+}
+#endif
