@@ -148,17 +148,16 @@ conform-repeat: deps
 	.build/debug/imago conform --repeat $(CONFORM_RUNS) $(foreach subject,$(IMAGO_SUBJECTS),--subject $(subject)) \
 	  --out .build/conformance-repeat.md --jsonl .build/conformance-repeat.jsonl
 
-# Mutation testing of Imago's own pipeline (issue 13): the bugs planted in Sources/Imago exist
-# only with the `Mutants` package trait, built in a directory of its own (.build-mutants; 10 to
-# 17 minutes the first time on 2 cores, never mixed with .build). Each bug runs in its own process:
-# every check once, then its own rule until MUTANT_RUNS runs, into Reports/mutants.md (about
-# 30 minutes at 20 runs). Exit 1 unless every bug is caught by its rule in every run.
-# MUTANT_RUNS: runs of each bug's rule (default 20).
+# Mutation testing of Imago's own pipeline (issue 13): each planted bug is a part of the
+# harness's (ImagoConformanceSubjects/PipelineMutants) given to Imago in place of its own; Imago
+# has none. Each bug runs in its own process: every check once, then its own rule until
+# MUTANT_RUNS runs, into Reports/mutants.md (about 30 minutes at 20 runs). Exit 1 unless every
+# bug is caught by its rule in every run. MUTANT_RUNS: runs of each bug's rule (default 20).
 MUTANT_RUNS ?= 20
 .PHONY: mutants
 mutants: deps
-	swift build --traits Mutants --scratch-path .build-mutants --product imago
-	.build-mutants/debug/imago mutants --repeat $(MUTANT_RUNS) --out Reports/mutants.md
+	swift build --product imago
+	.build/debug/imago mutants --repeat $(MUTANT_RUNS) --out Reports/mutants.md
 
 # The push decoders (issue 14) against the pull decoders, byte for byte, in plain C under ASan and
 # UBSan (Scripts/stream-check: every corpus image in many piece sizes, sizes, previews, prefixes,

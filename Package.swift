@@ -12,12 +12,6 @@ let package = Package(
         .library(name: "ImagoConformanceXCTest", targets: ["ImagoConformanceXCTest"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
     ],
-    // `Mutants` compiles the real-pipeline mutants (Sources/Imago/Mutation) for `make mutants`,
-    // in a build directory of its own. Off by default: no normal build, debug or release,
-    // contains a mutant.
-    traits: [
-        .trait(name: "Mutants", description: "Compile Imago's planted bugs for mutation testing (make mutants)."),
-    ],
     dependencies: [
         // Ranges, not pins: an app that already depends on a newer compatible release of any of
         // these must be able to add Imago. Each lower bound is the release the code was built and
@@ -77,8 +71,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
-            swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
+            ]),
         .target(
             name: "ImagoCorpus",
             dependencies: [
@@ -115,8 +108,7 @@ let package = Package(
             name: "ImagoConformanceSubjects",
             dependencies: ["Imago", "ImagoConformance", .product(name: "Crypto", package: "swift-crypto"),
                            // A transport of the harness's own for one planted bug (HeadMistakeTransports).
-                           .product(name: "AsyncHTTPClient", package: "async-http-client")],
-            swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .target(
             name: "ImagoBench",
             dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "CImagoTestCodecs", "ImagoTestServer"]),
@@ -125,8 +117,7 @@ let package = Package(
             dependencies: [
                 "Imago", "ImagoCorpus", "ImagoBench", "ImagoTestServer", "ImagoConformance", "ImagoConformanceSubjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: [.define("IMAGO_MUTANTS", .when(traits: ["Mutants"]))]),
+            ]),
         .testTarget(
             name: "ImagoTests",
             dependencies: [

@@ -1,19 +1,19 @@
 import XCTest
 
-/// The planted bugs of `make mutants` exist only in a build with the `Mutants` trait: the binary
-/// the tests (and users) build must have none to switch on.
+/// The planted bugs of `make mutants` live in the harness and are switched on only by
+/// `imago mutant-run --mutant`, in a child of `imago mutants`: nothing else can turn one on.
 final class MutantsCommandTests: XCTestCase {
-    func testANormalBuildHasNoPlantedBugs() throws {
-        for arguments in [["mutants"], ["mutant-run", "--mutant", "share-no-coalescing", "--subject", "imago-data-none"]] {
+    func testAnUnknownBugIsAUsageErrorNamingTheKnownOnes() throws {
+        for arguments in [["mutants", "--only", "no-such-bug"], ["mutant-run", "--mutant", "no-such-bug", "--subject", "imago-data-none"]] {
             let run = try CommandRunner.run(arguments)
             XCTAssertEqual(run.status, 64, "\(arguments): \(run.stdout)")
-            XCTAssertTrue(run.stderr.contains("this build has no planted bugs"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("unknown mutant no-such-bug"), run.stderr)
             XCTAssertTrue(run.stdout.isEmpty, run.stdout)
         }
     }
 
-    func testTheEnvironmentCannotSwitchABugOnInANormalBuild() throws {
-        // IMAGO_MUTANT is read only where Mutation exists; here a conformance run must pass.
+    func testTheEnvironmentCannotSwitchABugOn() throws {
+        // The old switch, IMAGO_MUTANT, is read by nothing: a conformance run is Imago as it ships.
         setenv("IMAGO_MUTANT", "share-no-coalescing", 1)
         defer { unsetenv("IMAGO_MUTANT") }
         let run = try CommandRunner.run(["conform", "--subject", "imago-data-none", "--rule", "SHARE-2", "--format", "csv"])

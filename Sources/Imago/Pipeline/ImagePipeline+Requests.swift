@@ -9,9 +9,6 @@ extension ImagePipeline {
               let image = cache.value(forKey: request.key)
         else { return nil }
         counters.record { $0.memoryHits += 1 }
-        #if IMAGO_MUTANTS
-        if Mutation.on(.cacheHitKeepsFirstOrigin) { return ImageResponse(image: image, origin: .network) }
-        #endif
         return ImageResponse(image: image, origin: .memory)
     }
 

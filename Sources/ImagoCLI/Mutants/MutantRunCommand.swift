@@ -2,9 +2,6 @@ import ArgumentParser
 import Foundation
 import ImagoConformance
 import ImagoConformanceSubjects
-#if IMAGO_MUTANTS
-import Imago
-#endif
 
 /// `imago mutant-run` (hidden): one child of `imago mutants`. Switches one planted bug on for
 /// this process, runs every check once on each subject, then the bug's own rule `runs - 1` more
@@ -26,7 +23,6 @@ struct MutantRunCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        #if IMAGO_MUTANTS
         let planted: PipelineMutant?
         if let mutant {
             guard let found = PipelineMutants.all.first(where: { $0.name == mutant }) else {
@@ -36,7 +32,7 @@ struct MutantRunCommand: AsyncParsableCommand {
         } else {
             planted = nil
         }
-        Mutation.activate(planted?.mutant)
+        ActiveMutant.switchOn(planted?.mutant)
         var outcomes: [MutantRunResult.SubjectOutcome] = []
         for name in subjects {
             guard let subject = ImagoSubjects.all.first(where: { $0.name == name }) else {
@@ -59,8 +55,5 @@ struct MutantRunCommand: AsyncParsableCommand {
         let result = MutantRunResult(mutant: planted?.name, rule: planted?.rule, runs: planted == nil ? 1 : max(runs, 1),
                                      subjects: outcomes)
         FileHandle.standardOutput.write(try JSONEncoder().encode(result))
-        #else
-        throw MutantsCommand.notBuilt()
-        #endif
     }
 }

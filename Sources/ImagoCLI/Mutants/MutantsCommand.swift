@@ -3,16 +3,16 @@ import Foundation
 import ImagoBench
 import ImagoConformanceSubjects
 
-/// `imago mutants`: mutation testing of Imago's own pipeline. Each planted bug (Sources/Imago,
-/// compiled only with the `Mutants` package trait: `make mutants`) is switched on in a child
-/// process of its own, which runs every check once and the bug's rule `--repeat` times; a control
-/// child runs every check with no bug. Writes the mutant × rule report (Reports/mutants.md).
-/// Exit status: 0 when every bug is caught by its rule in every run on every subject and the
-/// control passes; 1 otherwise; 64 in a build without the trait, or on bad usage.
+/// `imago mutants`: mutation testing of Imago's own pipeline. Each planted bug (a part of the
+/// harness's given to Imago in place of its own, `ImagoConformanceSubjects/PipelineMutants`) is
+/// switched on in a child process of its own, which runs every check once and the bug's rule
+/// `--repeat` times; a control child runs every check with no bug. Writes the mutant × rule
+/// report (Reports/mutants.md). Exit status: 0 when every bug is caught by its rule in every run
+/// on every subject and the control passes; 1 otherwise; 64 on bad usage.
 struct MutantsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mutants",
-        abstract: "Mutation-test Imago's pipeline with the conformance suite (needs `make mutants`' build).")
+        abstract: "Mutation-test Imago's pipeline with the conformance suite.")
 
     @Option(name: .customLong("repeat"), help: "Runs of each bug's rule (default 20).")
     var runs = 20
@@ -26,19 +26,11 @@ struct MutantsCommand: AsyncParsableCommand {
     @Option(help: "Write the Markdown report to this file instead of standard output.")
     var out: String?
 
-    /// Says why a normal build cannot do this, and exits 64.
-    static func notBuilt() -> ExitCode {
-        FileHandle.standardError.write(Data(("imago: this build has no planted bugs; build with the Mutants trait "
-            + "(`make mutants` does: swift build --traits Mutants --scratch-path .build-mutants)\n").utf8))
-        return ExitCode(64)
-    }
-
     func validate() throws {
         guard runs >= 1, timeout >= 1 else { throw ValidationError("--repeat and --timeout must be at least 1") }
     }
 
     func run() async throws {
-        #if IMAGO_MUTANTS
         let selected = only.isEmpty ? PipelineMutants.all : PipelineMutants.all.filter { only.contains($0.name) }
         for name in only where !PipelineMutants.all.contains(where: { $0.name == name }) {
             throw ValidationError("unknown mutant \(name); known: \(PipelineMutants.all.map(\.name).joined(separator: ", "))")
@@ -60,12 +52,8 @@ struct MutantsCommand: AsyncParsableCommand {
         let text = report.markdown()
         if let out { try Data(text.utf8).write(to: URL(fileURLWithPath: out)) } else { print(text, terminator: "") }
         if !report.allCaught || !control.passes { throw ExitCode(1) }
-        #else
-        throw Self.notBuilt()
-        #endif
     }
 
-    #if IMAGO_MUTANTS
     /// Runs one child in a temporary directory of its own (its TMPDIR), removed afterwards: a
     /// child killed by its timeout or by the bug leaves its check directories there.
     private func child(_ executable: String, mutant: String?, subjects: [String]) -> MutantsReport.Outcome {
@@ -89,7 +77,6 @@ struct MutantsCommand: AsyncParsableCommand {
             return .broke("could not start: \(error)")
         }
     }
-    #endif
 
     private func log(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 }

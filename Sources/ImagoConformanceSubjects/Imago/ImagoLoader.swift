@@ -20,11 +20,7 @@ final class ImagoLoader: LoaderUnderTest {
             var configuration = MemoryCache<ImageRequestKey, DecodedImage>.Configuration()
             if let limit = context.memoryCostLimit { configuration.costLimit = limit }
             if let limit = context.memoryEntryCostLimit { configuration.entryCostLimit = limit }
-            #if IMAGO_MUTANTS
-            memory = CacheMutants.memoryCache(configuration, for: Mutation.current)
-            #else
-            memory = MemoryCache(configuration: configuration)
-            #endif
+            memory = CacheMutants.memoryCache(configuration, for: ActiveMutant.current)
         } else {
             memory = nil
         }
@@ -32,11 +28,7 @@ final class ImagoLoader: LoaderUnderTest {
             var configuration = DiskCache.Configuration()
             if let limit = context.diskSizeLimit { configuration.sizeLimit = limit }
             configuration.synchronizesWrites = false   // the suite checks publication, not power loss
-            #if IMAGO_MUTANTS
-            disk = try CacheMutants.diskCache(directory: context.cacheDirectory, configuration, for: Mutation.current)
-            #else
-            disk = try DiskCache(directory: context.cacheDirectory, configuration: configuration)
-            #endif
+            disk = try CacheMutants.diskCache(directory: context.cacheDirectory, configuration, for: ActiveMutant.current)
         } else {
             disk = nil
         }
@@ -57,14 +49,10 @@ final class ImagoLoader: LoaderUnderTest {
             if let interval = context.previewInterval { previews.minimumInterval = interval }
             configuration.previews = previews
         }
-        #if IMAGO_MUTANTS
-        MutantParts.configure(&configuration, for: Mutation.current)
-        CacheMutants.configure(&configuration, for: Mutation.current)
+        MutantParts.configure(&configuration, for: ActiveMutant.current)
+        CacheMutants.configure(&configuration, for: ActiveMutant.current)
         pipeline = ImagePipeline(configuration: configuration)
-        MutantParts.adopt(pipeline, for: Mutation.current)
-        #else
-        pipeline = ImagePipeline(configuration: configuration)
-        #endif
+        MutantParts.adopt(pipeline, for: ActiveMutant.current)
     }
 
     /// The same names on both sides; two types because the suite depends on no loader (Imago
@@ -80,21 +68,13 @@ final class ImagoLoader: LoaderUnderTest {
     func makeModel(source: ConformanceSource?) -> any ModelUnderTest {
         let cachePolicy = self.cachePolicy
         let request: @Sendable (ConformanceSource) -> ImageRequest = { Self.request($0, cachePolicy: cachePolicy) }
-        #if IMAGO_MUTANTS
-        let model = ModelMutants.model(pipeline: pipeline, request: source.map(request), for: Mutation.current)
-        #else
-        let model = ImageLoadingModel(pipeline: pipeline, request: source.map(request))
-        #endif
+        let model = ModelMutants.model(pipeline: pipeline, request: source.map(request), for: ActiveMutant.current)
         return ImagoModel(model, request: request)
     }
 
     /// The cache policy of every request the adapter makes (default `.useCaches`).
     private var cachePolicy: ImageCachePolicy {
-        #if IMAGO_MUTANTS
-        MutantParts.cachePolicy(for: Mutation.current)
-        #else
-        .useCaches
-        #endif
+        MutantParts.cachePolicy(for: ActiveMutant.current)
     }
 
     var decodeCount: Int { pipeline.counters.snapshot.decodes }
@@ -131,11 +111,7 @@ final class ImagoModel: ModelUnderTest {
     /// The public `ImageLoadingModel.phases` stream, mapped phase by phase; ending iteration
     /// ends the underlying subscription.
     var phases: AsyncStream<ObservedPhase>? {
-        #if IMAGO_MUTANTS
-        let source = ModelMutants.phases(model.phases, for: Mutation.current)
-        #else
-        let source = model.phases
-        #endif
+        let source = ModelMutants.phases(model.phases, for: ActiveMutant.current)
         return AsyncStream { continuation in
             let relay = Task { @MainActor in
                 for await phase in source { continuation.yield(ImagoPhases.observed(phase)) }

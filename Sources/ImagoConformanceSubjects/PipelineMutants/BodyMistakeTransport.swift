@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 import Foundation
 import Imago
 
@@ -169,4 +168,3 @@ private final class KeepingConsumer: StreamingBodyConsumer, @unchecked Sendable 
         try await next.consume(piece)
     }
 }
-#endif

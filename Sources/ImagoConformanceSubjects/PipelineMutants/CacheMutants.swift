@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 import Foundation
 @_spi(Testing) import Imago
 #if canImport(Glibc)
@@ -11,7 +10,7 @@ import Darwin
 /// makes the mistake, given to the pipeline through `ImageMemoryCaching` / `ImageDiskCaching`
 /// exactly as an app would give its own cache, or, for the partial-download lock, the lock a
 /// fetch takes (`Network.partialDownloadLocking`, SPI). `ImagoLoader` asks for them when it
-/// builds its caches; the bug switched on for the process (`Mutation.current`) decides which.
+/// builds its caches; the bug switched on for the process (`ActiveMutant.current`) decides which.
 /// With no cache bug on, these are Imago's own caches, configured as asked.
 enum CacheMutants {
     /// The memory cache for `configuration`, making `mutant`'s mistake if it is a memory-cache bug.
@@ -60,4 +59,3 @@ struct UncheckedPartialDownloadLocking: PartialDownloadLocking {
         return true
     }
 }
-#endif

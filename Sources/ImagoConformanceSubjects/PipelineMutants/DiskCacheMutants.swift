@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 import Foundation
 import Imago
 import Synchronization
@@ -103,4 +102,3 @@ final class SweepOnlyEvictionDiskCache: ProbedDiskCache {
         if due { try? sweeper.sweep() }
     }
 }
-#endif

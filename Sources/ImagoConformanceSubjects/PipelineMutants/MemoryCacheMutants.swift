@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 import Imago
 
 /// `Mutant.memInsertSkipsEviction`: inserts never evict; the cache is brought back within its
@@ -102,4 +101,3 @@ final class NewestFirstTrimMemoryCache: ProbedMemoryCache {
     var totalCost: Int { base.totalCost }
     func contains(_ key: ImageRequestKey) -> Bool { base.contains(key) }
 }
-#endif

@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 @_spi(Testing) import Imago
 import Synchronization
 
@@ -8,19 +7,23 @@ import Synchronization
 /// mistake is the only difference.
 struct MistakenTransitions: ImagePhaseTransitions {
     let mutant: Mutant
+    /// Whether the pipeline downloads bodies to file (`fetchCachedDownloadIsDiskHit` judges
+    /// where a download's bytes are).
+    let downloadsToFile: Bool
     /// `initLoadingDeferred`'s task back into the model.
     let deferred = DeferredLoading()
     private let standard = StandardPhaseTransitions()
 
     /// Nil for a bug that is not a decision of the model.
-    init?(_ mutant: Mutant) {
+    init?(_ mutant: Mutant, downloadsToFile: Bool = false) {
         switch mutant {
         case .initSilentWithoutSource, .initLoadingDeferred, .transDuplicateSuccess,
              .transHitAfterFailureSkipsLoading, .transCancelOnlyResetsPhase, .transCancelIsFailure,
-             .transCancelKeepsTask, .cacheHitPublishesLoading, .sourceChangeKeepsOldLoad,
+             .transCancelKeepsTask, .cacheHitPublishesLoading, .cacheHitKeepsFirstOrigin, .sourceChangeKeepsOldLoad,
              .sourceChangeKeepsOldSuccess, .shareReloadsSameKey, .retryNeedsActiveAttempt,
-             .orderProgressAfterSuccess:
+             .orderProgressAfterSuccess, .fetchCachedDownloadIsDiskHit:
             self.mutant = mutant
+            self.downloadsToFile = downloadsToFile
         default:
             return nil
         }
@@ -77,6 +80,25 @@ struct MistakenTransitions: ImagePhaseTransitions {
             // from following it.
             let loading = machine.publish(machine.startedLoading)
             return [loading] + standard.handle(event, in: &machine)
+
+        case (.cacheHitKeepsFirstOrigin, .memoryAnswered(.some)):
+            // A memory hit is shown as the response the image was first loaded with: its origin
+            // is where it first came from, the network.
+            return standard.handle(event, in: &machine).map { effect in
+                guard case .publish(.success(let hit)) = effect else { return effect }
+                return machine.publish(.success(ImageResponse(image: hit.image, origin: .network, diskCache: hit.diskCache)))
+            }
+
+        case (.fetchCachedDownloadIsDiskHit, .finished(.success(let response), _))
+            where downloadsToFile && response.origin == .network
+                && (response.diskCache == .stored || response.diskCache == .replaced):
+            // The origin is taken from where the bytes are now: a download to file renamed into
+            // the disk cache is shown as a disk hit.
+            let onDisk = ImageResponse(image: response.image, origin: .disk, diskCache: response.diskCache)
+            return standard.handle(event, in: &machine).map { effect in
+                guard case .publish(.success) = effect else { return effect }
+                return machine.publish(.success(onDisk))
+            }
 
         case (.sourceChangeKeepsOldLoad, .sourceChanged):
             // A source change forgets the old load without cancelling it...
@@ -186,4 +208,3 @@ private extension ImagePhase {
         return false
     }
 }
-#endif

@@ -1,12 +1,11 @@
-#if IMAGO_MUTANTS
 @_spi(Testing) import Imago
 
-/// The planted bugs of the view model (INIT, TRANS, CACHE-1, SOURCE-1/2, SHARE-1, RETRY-3,
-/// ORDER): the shipped `ImageLoadingModel` has none of them. Most are wrong decisions, given to
+/// The planted bugs of the view model (INIT, TRANS, CACHE-1, CACHE-3, SOURCE-1/2, SHARE-1,
+/// RETRY-3, ORDER, FETCH-1): the shipped `ImageLoadingModel` has none of them. Most are wrong decisions, given to
 /// the model as transitions of the harness's own (`MistakenTransitions`) through its `Testing`
 /// SPI initializer; two are mistakes of the adapter that makes and watches the model.
 /// `ImagoLoader` asks for the model here; the bug switched on for the process
-/// (`Mutation.current`) decides which, if any.
+/// (`ActiveMutant.current`) decides which, if any.
 enum ModelMutants {
     /// The model the adapter works with for `request`.
     @MainActor
@@ -15,7 +14,8 @@ enum ModelMutants {
             // The adapter warms the cache as soon as it makes the model: a load before load().
             Task { [pipeline] in _ = try? await pipeline.response(for: request) }
         }
-        guard let mutant, let transitions = MistakenTransitions(mutant) else {
+        let downloadsToFile = pipeline.configuration.network.fetchStrategy == .file
+        guard let mutant, let transitions = MistakenTransitions(mutant, downloadsToFile: downloadsToFile) else {
             return ImageLoadingModel(pipeline: pipeline, request: request)
         }
         let model = ImageLoadingModel(pipeline: pipeline, request: request, transitions: transitions)
@@ -36,4 +36,3 @@ enum ModelMutants {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 import Foundation
 @_spi(Testing) import Imago
 import Synchronization
@@ -6,7 +5,7 @@ import Synchronization
 /// The planted bugs that live outside Imago's code: each is a part the pipeline is given through
 /// its public configuration (a clock, a cache policy, a transport), or a mistake of the
 /// adapter's own, exactly as an app could make it. `ImagoLoader` asks for them when it builds a
-/// pipeline; the bug switched on for the process (`Mutation.current`) decides which, if any.
+/// pipeline; the bug switched on for the process (`ActiveMutant.current`) decides which, if any.
 enum MutantParts {
     /// Puts `mutant`'s part into `configuration` (nothing for a bug that lives elsewhere).
     static func configure(_ configuration: inout ImagePipeline.Configuration, for mutant: Mutant?) {
@@ -114,4 +113,3 @@ struct DoubleCountingTransport: ImageTransport {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 import Imago
 
 /// A bug planted in Imago's own code (`Mutant`), with the rule that must catch it.
@@ -44,7 +43,7 @@ public enum PipelineMutants {
         .init(mutant: .cacheSkipsDiskLookup, rule: "CACHE-2", subjects: disk,
               bug: "The disk cache is written but never looked up (every request the loader makes reloads)."),
         .init(mutant: .cacheHitKeepsFirstOrigin, rule: "CACHE-3", subjects: memory,
-              bug: "A memory hit reports the network, where the image first came from."),
+              bug: "The model shows a memory hit as the response the image was first loaded with: origin network."),
         .init(mutant: .cacheCorruptEntryKept, rule: "CACHE-4", subjects: disk,
               bug: "The disk cache takes entries for immutable: it never removes one nor replaces it, so a corrupt entry is fetched around on every load and never repaired."),
         .init(mutant: .sourceChangeKeepsOldLoad, rule: "SOURCE-1", subjects: plain,
@@ -103,7 +102,7 @@ public enum PipelineMutants {
         .init(mutant: .diskEvictsOnlyInSweep, rule: "DISK-4", subjects: disk,
               bug: "The disk cache evicts only in its periodic sweep, not after each write."),
         .init(mutant: .fetchCachedDownloadIsDiskHit, rule: "FETCH-1", subjects: disk,
-              bug: "A download renamed into the disk cache is reported as a disk hit."),
+              bug: "A download to file renamed into the disk cache is shown as a disk hit (the model takes the origin from where the bytes are now)."),
         .init(mutant: .fetchFileAlsoBuffersBody, rule: "FETCH-2", subjects: ["imago-file-none"],
               bug: "Download to file also keeps every chunk in memory until the end."),
         .init(mutant: .fetchStreamDropsRestAfterHeader, rule: "FETCH-3", subjects: ["imago-stream-none"],
@@ -120,4 +119,3 @@ public enum PipelineMutants {
               bug: "Truncation is judged on the decoded bytes against the encoded Content-Length."),
     ]
 }
-#endif

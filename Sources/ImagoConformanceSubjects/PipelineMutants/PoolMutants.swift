@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 @_spi(Testing) import Imago
 import Synchronization
 
@@ -173,4 +172,3 @@ private final class FirstOutcome<Value: Sendable>: Sendable {
         waiting?.resume(returning: outcome)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if IMAGO_MUTANTS
 import AsyncHTTPClient
 import Foundation
 import Imago
@@ -71,4 +70,3 @@ struct ErrorPageReadingTransport: ImageTransport {
         return FetchResult(head: head, body: .file(url), receivedBytes: body.count)
     }
 }
-#endif

@@ -28,12 +28,7 @@ extension DiskStage {
         let outcome = store(storage, exchange, sourceKey: sourceKey, lookup: lookup, in: disk)
         guard case .notStored = outcome else {
             if case .file = storage, let entry = disk.entry(forKey: sourceKey) {
-                #if IMAGO_MUTANTS
-                let origin: ImageOrigin = Mutation.on(.fetchCachedDownloadIsDiskHit) ? .disk : .network
-                #else
-                let origin = ImageOrigin.network
-                #endif
-                return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: origin,
+                return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .network,
                                         ownsFile: false, diskCache: outcome))
             }
             return .success(Payload(storage: storage, diskKey: sourceKey, origin: .network,

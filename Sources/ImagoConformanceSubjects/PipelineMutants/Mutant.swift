@@ -1,9 +1,9 @@
-#if IMAGO_MUTANTS
-/// The planted bugs of `make mutants`: each one a mistake a real loader makes, put in Imago's
-/// own code at the place it would be made, and switched on one at a time (`Mutation`). The
-/// conformance suite must catch each by the rule it breaks, in every run (Reports/mutants.md).
-/// What each bug is, and the rule it must be caught by, is in `PipelineMutants.all`
-/// (ImagoConformanceSubjects); the cases follow the rule families.
+/// The planted bugs of `make mutants`: each one a mistake a real loader makes, built by the
+/// harness as a part Imago is given in place of its own (a transport, a cache, a pool, the
+/// model's transitions, the retry policy) or as a mistake of the adapter, and switched on one at
+/// a time (`ActiveMutant`). The conformance suite must catch each by the rule it breaks, in every
+/// run (Reports/mutants.md). What each bug is, and the rule it must be caught by, is in
+/// `PipelineMutants.all`; the cases follow the rule families.
 public enum Mutant: String, CaseIterable, Sendable {
     case initEagerLoad = "init-eager-load"
     case initSilentWithoutSource = "init-silent-without-source"
@@ -53,4 +53,3 @@ public enum Mutant: String, CaseIterable, Sendable {
     case httpStaleServedFresh = "http-stale-served-fresh"
     case httpJudgesDecodedLength = "http-judges-decoded-length"
 }
-#endif
