@@ -22,6 +22,19 @@ struct BodyMistakeTransport: ImageTransport {
         /// A streaming decode starts at the header and drops the rest of the piece the header
         /// ended in.
         case streamDropsRestAfterHeader
+
+        /// The mistake that is `mutant`'s bug, nil when it is not one of these.
+        init?(_ mutant: Mutant) {
+            switch mutant {
+            case .errTruncationEndsBody: self = .truncationEndsBody
+            case .fetchFileAlsoBuffersBody: self = .fileAlsoBuffersBody
+            case .httpJudgesDecodedLength: self = .judgesDecodedLength
+            case .errNonImageIsTransportError: self = .nonImageIsTransportError
+            case .fetchStreamKeepsBody: self = .streamKeepsBody
+            case .fetchStreamDropsRestAfterHeader: self = .streamDropsRestAfterHeader
+            default: return nil
+            }
+        }
     }
 
     let base: any ImageTransport

@@ -2,11 +2,11 @@ import Foundation
 import Imago
 import Synchronization
 
-/// `Mutant.cacheCorruptEntryKept`: entries are taken for immutable (a cache keyed by URLs that
-/// "never change"): an entry is never removed, and a store for a key that has one keeps the
-/// first. A corrupt entry is then fetched around on every load, never repaired.
-final class ImmutableEntriesDiskCache: ProbedDiskCache {
-    private let base: DiskCache
+/// Imago's `DiskCache`, every call handed on: each planted disk-cache bug below overrides the
+/// decisions it gets wrong. `@unchecked Sendable`: its one stored property is a `let` of a
+/// `Sendable` cache; it is not `final` only so that the bugs can subclass it.
+class ForwardingDiskCache: ProbedDiskCache, @unchecked Sendable {
+    let base: DiskCache
 
     init(_ base: DiskCache) { self.base = base }
 
@@ -14,15 +14,33 @@ final class ImmutableEntriesDiskCache: ProbedDiskCache {
     var sizeLimit: Int { base.sizeLimit }
     var totalSize: Int { base.totalSize }
     var entryCount: Int { base.entryCount }
-
     func entry(forKey key: String) -> DiskCache.Entry? { base.entry(forKey: key) }
-
     func store(_ data: Data, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+        try base.store(data, forKey: key, metadata: metadata)
+    }
+    func store(fileAt url: URL, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+        try base.store(fileAt: url, forKey: key, metadata: metadata)
+    }
+    func refresh(forKey key: String, metadata: DiskCache.Metadata, revalidated: DiskCache.Metadata?) throws -> Bool {
+        try base.refresh(forKey: key, metadata: metadata, revalidated: revalidated)
+    }
+    func removeEntry(forKey key: String) throws { try base.removeEntry(forKey: key) }
+    func makeTemporaryFileURL() -> URL { base.makeTemporaryFileURL() }
+    func partialDownloadFiles(forKey key: String) -> DiskCache.PartialDownloadFiles {
+        base.partialDownloadFiles(forKey: key)
+    }
+}
+
+/// `Mutant.cacheCorruptEntryKept`: entries are taken for immutable (a cache keyed by URLs that
+/// "never change"): an entry is never removed, and a store for a key that has one keeps the
+/// first. A corrupt entry is then fetched around on every load, never repaired.
+final class ImmutableEntriesDiskCache: ForwardingDiskCache, @unchecked Sendable {
+    override func store(_ data: Data, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
         if base.entry(forKey: key) != nil { return true }   // the first one stays
         return try base.store(data, forKey: key, metadata: metadata)
     }
 
-    func store(fileAt url: URL, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+    override func store(fileAt url: URL, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
         guard base.entry(forKey: key) == nil else {
             try? FileManager.default.removeItem(at: url)   // taken, as a store that returns true takes it
             return true
@@ -30,24 +48,15 @@ final class ImmutableEntriesDiskCache: ProbedDiskCache {
         return try base.store(fileAt: url, forKey: key, metadata: metadata)
     }
 
-    func refresh(forKey key: String, metadata: DiskCache.Metadata, revalidated: DiskCache.Metadata?) throws -> Bool {
-        try base.refresh(forKey: key, metadata: metadata, revalidated: revalidated)
-    }
-
-    func removeEntry(forKey key: String) throws {}   // never
-    func makeTemporaryFileURL() -> URL { base.makeTemporaryFileURL() }
-    func partialDownloadFiles(forKey key: String) -> DiskCache.PartialDownloadFiles {
-        base.partialDownloadFiles(forKey: key)
-    }
+    override func removeEntry(forKey key: String) throws {}   // never
 }
 
 /// `Mutant.diskEvictsOnlyInSweep`: a write never evicts; the directory is brought back within
 /// the size limit only by the periodic sweep (every `Configuration.sweepInterval`, default one
 /// hour, and when the cache opens). Two `DiskCache`s on one directory (which Imago supports, as
-/// for two processes): `writer`, whose limit is never reached, takes every store and lookup;
-/// `sweeper`, at the limit asked for, only sweeps.
-final class SweepOnlyEvictionDiskCache: ProbedDiskCache {
-    private let writer: DiskCache
+/// for two processes): the forwarded one, whose limit is never reached, takes every store and
+/// lookup; `sweeper`, at the limit asked for, only sweeps.
+final class SweepOnlyEvictionDiskCache: ForwardingDiskCache, @unchecked Sendable {
     private let sweeper: DiskCache
     private let lastSweep: Mutex<Date>
 
@@ -55,39 +64,24 @@ final class SweepOnlyEvictionDiskCache: ProbedDiskCache {
         sweeper = try DiskCache(directory: directory, configuration: configuration)   // sweeps on opening
         var unbounded = configuration
         unbounded.sizeLimit = .max
-        writer = try DiskCache(directory: directory, configuration: unbounded)
         lastSweep = Mutex(configuration.now())
+        super.init(try DiskCache(directory: directory, configuration: unbounded))
     }
 
-    var directory: URL { sweeper.directory }
-    var sizeLimit: Int { sweeper.sizeLimit }
-    var totalSize: Int { writer.totalSize }
-    var entryCount: Int { writer.entryCount }
+    override var sizeLimit: Int { sweeper.sizeLimit }
 
-    func entry(forKey key: String) -> DiskCache.Entry? { writer.entry(forKey: key) }
-
-    func store(_ data: Data, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+    override func store(_ data: Data, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
         // An entry too large on its own is still refused (the real check also counts its sidecar).
         guard data.count < sizeLimit else { return false }
         defer { sweepIfDue() }
-        return try writer.store(data, forKey: key, metadata: metadata)
+        return try base.store(data, forKey: key, metadata: metadata)
     }
 
-    func store(fileAt url: URL, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
+    override func store(fileAt url: URL, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         guard size < sizeLimit else { return false }
         defer { sweepIfDue() }
-        return try writer.store(fileAt: url, forKey: key, metadata: metadata)
-    }
-
-    func refresh(forKey key: String, metadata: DiskCache.Metadata, revalidated: DiskCache.Metadata?) throws -> Bool {
-        try writer.refresh(forKey: key, metadata: metadata, revalidated: revalidated)
-    }
-
-    func removeEntry(forKey key: String) throws { try writer.removeEntry(forKey: key) }
-    func makeTemporaryFileURL() -> URL { writer.makeTemporaryFileURL() }
-    func partialDownloadFiles(forKey key: String) -> DiskCache.PartialDownloadFiles {
-        writer.partialDownloadFiles(forKey: key)
+        return try base.store(fileAt: url, forKey: key, metadata: metadata)
     }
 
     /// The sweep a store runs when the last one is older than the sweep interval: the only place

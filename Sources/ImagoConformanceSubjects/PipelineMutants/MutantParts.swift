@@ -9,6 +9,11 @@ import Synchronization
 enum MutantParts {
     /// Puts `mutant`'s part into `configuration` (nothing for a bug that lives elsewhere).
     static func configure(_ configuration: inout ImagePipeline.Configuration, for mutant: Mutant?) {
+        if let mutant, let transport = mistakenTransport(around: configuration.dependencies.transport,
+                                                         disk: configuration.dependencies.diskCache, for: mutant) {
+            configuration.dependencies.transport = transport
+            return
+        }
         switch mutant {
         case .retryBackOffOnWallClock?:
             // The back-off sleeps on the wall clock (and dates on the system's), not on the clock the
@@ -21,37 +26,6 @@ enum MutantParts {
             // Stored responses are reused without asking, whatever their freshness, by a loader
             // that says it honours HTTP freshness.
             configuration.network.httpCachePolicy = .aggressive
-        case .progressCountsChunksTwice?:
-            configuration.dependencies.transport = DoubleCountingTransport(base: configuration.dependencies.transport)
-        case .errTruncationEndsBody?:
-            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
-                                                                   mistake: .truncationEndsBody)
-        case .errRemembersFailedURLs?:
-            configuration.dependencies.transport = FailedURLListTransport(base: configuration.dependencies.transport)
-        case .fetchFileAlsoBuffersBody?:
-            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
-                                                                   mistake: .fileAlsoBuffersBody)
-        case .httpJudgesDecodedLength?:
-            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
-                                                                   mistake: .judgesDecodedLength)
-        case .errNonImageIsTransportError?:
-            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
-                                                                   mistake: .nonImageIsTransportError)
-        case .fetchStreamKeepsBody?:
-            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
-                                                                   mistake: .streamKeepsBody)
-        case .fetchStreamDropsRestAfterHeader?:
-            configuration.dependencies.transport = BodyMistakeTransport(base: configuration.dependencies.transport,
-                                                                   mistake: .streamDropsRestAfterHeader)
-        case .diskStoresBeforeValidating?:
-            if let disk = configuration.dependencies.diskCache {
-                configuration.dependencies.transport = StoringBeforeValidatingTransport(base: configuration.dependencies.transport,
-                                                                                       disk: disk)
-            }
-        case .httpStoresNoStore?:
-            configuration.dependencies.transport = NoStoreDroppingTransport(base: configuration.dependencies.transport)
-        case .errStatusAfterBody?:
-            configuration.dependencies.transport = ErrorPageReadingTransport(base: configuration.dependencies.transport)
         case .retryClientErrors?:
             // An app that asks every 4xx again, as if the server might change its mind.
             configuration.network.retryPolicy.retriedStatuses.insert(integersIn: 400...499)
@@ -62,6 +36,20 @@ enum MutantParts {
             configuration.previews?.minimumInterval = .zero
         default:
             break
+        }
+    }
+
+    /// The transport of `mutant`'s bug around `base`, nil when the bug is not a transport's.
+    private static func mistakenTransport(around base: any ImageTransport, disk: (any ImageDiskCaching)?,
+                                          for mutant: Mutant) -> (any ImageTransport)? {
+        if let mistake = BodyMistakeTransport.Mistake(mutant) { return BodyMistakeTransport(base: base, mistake: mistake) }
+        switch mutant {
+        case .progressCountsChunksTwice: return DoubleCountingTransport(base: base)
+        case .errRemembersFailedURLs: return FailedURLListTransport(base: base)
+        case .diskStoresBeforeValidating: return disk.map { StoringBeforeValidatingTransport(base: base, disk: $0) }
+        case .httpStoresNoStore: return NoStoreDroppingTransport(base: base)
+        case .errStatusAfterBody: return ErrorPageReadingTransport(base: base)
+        default: return nil
         }
     }
 
