@@ -38,7 +38,7 @@ final class NginxRedirectTests: NginxTestCase {
 
     func testARedirectLoopFailsAfterOneAttempt() async throws {
         _ = try await startNginx(locations)
-        try await forEachCombination { combination in
+        try await forEachCombination(needing: .redirectLoops) { combination in
             let pipeline = pipeline(combination)   // retries on: a loop must not use them
             let result = await load(pipeline, request("/loop/start", combination))
             guard case .failure(.fetch(.tooManyRedirects)) = result else {
