@@ -223,11 +223,12 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// 408, 429 and 5xx: the statuses worth asking again, and the only ones whose Retry-After
-    /// Imago honours.
-    public static func isTransientStatus(_ code: Int) -> Bool {
-        code == 408 || code == 429 || (500...599).contains(code)
-    }
+    /// 408, 429 and 5xx: the statuses worth asking again (`RetryPolicy`'s default
+    /// `retriedStatuses`), and the only ones whose Retry-After Imago honours.
+    public static let transientStatuses = IndexSet([408, 429]).union(IndexSet(integersIn: 500...599))
+
+    /// Whether `code` is one of `transientStatuses`.
+    public static func isTransientStatus(_ code: Int) -> Bool { transientStatuses.contains(code) }
 
     /// `description` (the short, stable vocabulary scripts match on) with what only a person
     /// needs: the wait a server asked for, why a scheme is refused.

@@ -22,8 +22,8 @@ public struct RetryPolicy: Sendable, Hashable {
     /// a server known to answer, say, 404 while an image is being generated.
     public var retriedStatuses: IndexSet
 
-    /// 408, 429 and 500-599 (`FetchError.isTransientStatus`).
-    public static let transientStatuses = IndexSet([408, 429]).union(IndexSet(integersIn: 500...599))
+    /// 408, 429 and 500-599: `FetchError.transientStatuses`.
+    public static let transientStatuses = FetchError.transientStatuses
 
     public init(maxRetries: Int = 2, initialDelay: Duration = .milliseconds(250),
                 multiplier: Double = 2, maxDelay: Duration = .seconds(4),
