@@ -6,7 +6,7 @@ Reads README.md and the DocC articles (Sources/*/*.docc/*.md) and fails when
 - an `imago SUBCOMMAND --flag` in their code names a subcommand or a flag the built CLI does not
   have (each subcommand's `--help`; a subcommand whose `--help` fails does not exist);
 - the README's account of CI (the paragraph that starts "CI (`.ci/run`") does not list the
-  `make` steps of .ci/run, in their order;
+  `make` steps of .ci/run (its `step NAME make TARGET` lines), in their order;
 - a rule ID of Docs/phase-rules.md is missing from the conformance catalog's Rules article.
 
 Usage: python3 Scripts/readme-check.py --imago PATH/TO/imago [FILE.md ...]
@@ -118,7 +118,8 @@ def check(files, makefile, cli, ci_script, rules_source, rules_article):
                     problems.append(f"{name}:{line}: `{where}` has no flag {flag} (`{where} --help`)")
     # The README's account of CI against .ci/run.
     readme = os.path.join(ROOT, "README.md")
-    ci_steps = re.findall(r"(?m)^make ([a-z][a-z0-9-]*)", open(ci_script, encoding="utf-8").read())
+    # Its steps are `step NAME make TARGET` lines: the deps step, then each lane's, in file order.
+    ci_steps = re.findall(r"(?m)^\s*step \S+ make ([a-z][a-z0-9-]*)", open(ci_script, encoding="utf-8").read())
     paragraph = re.search(r"CI \(`\.ci/run`.*?(?:\n\n|$)", open(readme, encoding="utf-8").read(), re.S)
     if paragraph is None:
         problems.append("README.md: no paragraph starting \"CI (`.ci/run`\" says what CI runs")

@@ -1,0 +1,55 @@
+# Steps and lanes for .ci/run (sourced, not run).
+#
+# `step NAME COMMAND...` runs COMMAND with its output in $CI_LOGS/NAME.log, then prints that log
+# whole under one lock (so two lanes' outputs never interleave), its time, and its exit status;
+# it returns the command's status. `run_lanes F G ...` runs each function as a lane in the
+# background (a lane stops at its first failing step; the others go on, so one run shows every
+# failure), prints the table of step times, and fails when any lane failed.
+
+CI_LOGS=${CI_LOGS:-.build-ci-logs}
+rm -rf "$CI_LOGS"
+mkdir -p "$CI_LOGS"
+: > "$CI_LOGS/times"
+CI_START=$SECONDS
+
+step() {
+    local name=$1
+    shift
+    local start=$SECONDS status=0
+    echo "==> $name: started at +$((start - CI_START)) s ($*)"
+    "$@" > "$CI_LOGS/$name.log" 2>&1 || status=$?
+    local elapsed=$((SECONDS - start))
+    (
+        flock 9
+        echo "==> $name: output"
+        cat "$CI_LOGS/$name.log"
+        echo "==> $name: exit $status after ${elapsed} s"
+        printf '%-20s %5d s  %s\n' "$name" "$elapsed" "$([ $status = 0 ] && echo ok || echo "FAILED ($status)")" >> "$CI_LOGS/times"
+    ) 9> "$CI_LOGS/.lock"
+    return $status
+}
+
+stop_descendants() {
+    local child
+    for child in $(pgrep -P "$1"); do
+        stop_descendants "$child"
+        kill -TERM "$child" 2>/dev/null || true
+    done
+}
+
+run_lanes() {
+    local pids=() lane failed=0
+    for lane in "$@"; do
+        ( set -e; "$lane" ) &
+        pids+=($!)
+    done
+    # A CI cancel (TERM) stops every lane and what it started (Ctrl-C reaches them all anyway).
+    trap 'stop_descendants $$; exit 130' INT TERM
+    for pid in "${pids[@]}"; do
+        wait "$pid" || failed=1
+    done
+    echo "==> step times (lanes overlap; the total is wall time)"
+    cat "$CI_LOGS/times"
+    echo "total                $((SECONDS - CI_START)) s"
+    return $failed
+}
