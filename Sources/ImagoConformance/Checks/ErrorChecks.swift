@@ -22,7 +22,7 @@ extension ConformanceCheck {
             body.open()
             run.note("404 with its body held: \(stalledRecorder.transcript)")
             try run.expect(decidedAtHead && stalledModel.phase == .failure(.httpStatus(404)),
-                           "a 404 whose body is held did not fail before the body arrived: decide at the response head (URLSession on Linux: cancel the data task in didReceive response, see the README's recipe)")
+                           "a 404 whose body is held did not fail before the body arrived: decide at the response head (URLSession on Linux: cancel the data task in didReceive response, see \"Meeting ERR-1 with URLSession on Linux\" in the Adopting the Suite article)")
             run.note("decodes \(loader.decodeCount), disk entries \(loader.diskCache?.entryCount ?? 0), "
                      + "memory cost \(loader.memoryCache?.totalCost ?? 0)")
             try run.expect(loader.decodeCount == 0, "an error body was decoded: never hand a non-2xx body to the decoder")
