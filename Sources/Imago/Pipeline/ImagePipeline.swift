@@ -17,7 +17,7 @@ public final class ImagePipeline: Sendable {
     /// What the pipeline has done so far (fetches, decodes, cache hits).
     public let counters = PipelineCounters()
 
-    /// Where the pipeline and its stages report events and counts (one value for all of them).
+    /// Where the pipeline and its stages report counts, events, logs and metrics (one value for all of them).
     let diagnostics: PipelineDiagnostics
     let decodes: any CoalescingPool<ImageRequestKey, ImageResponse>
     let fetches: any CoalescingPool<String, Payload>
