@@ -26,6 +26,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // Diagnostics (`Configuration.Diagnostics.logger`) and metrics (`metricsFactory`), the
+        // server-side conventions an app already bootstraps. swift-log comes with async-http-client too.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // `make docs`: swift package generate-documentation (the DocC catalogs in Sources/*/*.docc).
         // A plugin only: nothing of it is linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -71,6 +75,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "ImagoCorpus",
@@ -117,6 +123,8 @@ let package = Package(
             dependencies: [
                 "Imago", "ImagoCorpus", "ImagoBench", "ImagoTestServer", "ImagoConformance", "ImagoConformanceSubjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `imago load --log-level`: the pipeline's logs on standard error.
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "ImagoTests",
@@ -127,6 +135,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The observability tests: a metrics backend and a log handler that record.
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         .testTarget(
             name: "ConformanceTests",

@@ -24,4 +24,16 @@ import Imago
         #expect(policy.delay(beforeRetry: 1, after: .httpStatus(503)) == nil)
         #expect(policy.retries(.transport("reset")), "other failures keep their own rule")
     }
+
+    @Test func theDecisionSaysWhyThereIsNoRetry() {
+        let policy = RetryPolicy(maxRetries: 1, maxRetryAfter: .seconds(10))
+        #expect(policy.decision(beforeRetry: 1, after: .httpStatus(503)) == .retry(after: .milliseconds(250)))
+        #expect(policy.decision(beforeRetry: 1, after: .httpStatus(503, retryAfter: .seconds(2))) == .retry(after: .seconds(2)))
+        #expect(policy.decision(beforeRetry: 1, after: .httpStatus(404)) == .notRetryable)
+        #expect(policy.decision(beforeRetry: 2, after: .httpStatus(503)) == .retriesUsedUp)
+        #expect(policy.decision(beforeRetry: 2, after: .timedOut) == .notRetryable, "not retryable comes first")
+        let tooLong = policy.decision(beforeRetry: 1, after: .httpStatus(503, retryAfter: .seconds(60)))
+        #expect(tooLong == .retryAfterTooLong(.seconds(60)))
+        #expect(policy.delay(beforeRetry: 1, after: .httpStatus(503, retryAfter: .seconds(60))) == nil, "delay reads the decision")
+    }
 }

@@ -14,7 +14,7 @@ public enum DiskCacheOutcome: Sendable, Hashable, CustomStringConvertible {
     case notStored(NotStoredReason)
 
     /// Why a response was not written to disk.
-    public enum NotStoredReason: String, Sendable, Hashable {
+    public enum NotStoredReason: String, Sendable, Hashable, CaseIterable {
         /// `Cache-Control: no-store`.
         case noStore
         /// `Vary: *`: no later request can be known to match.

@@ -18,10 +18,16 @@ extension ImagePipeline {
     /// Called on every pressure event when `Configuration.Memory.respondsToPressure` is set; an
     /// app may call it itself (e.g. when it goes to the background).
     public func trimMemory(_ level: MemoryPressureLevel) {
+        trimMemory(level, cause: .app)
+    }
+
+    /// `trimMemory(_:)`, reported as made for `cause`.
+    private func trimMemory(_ level: MemoryPressureLevel, cause: PipelineMetrics.TrimCause) {
         guard level != .normal else { return }
         if let cache = configuration.dependencies.memoryCache {
-            cache.trim(toCost: level == .critical ? 0 : cache.totalCost / 2)
-            counters.record { $0.cacheTrims += 1 }
+            let before = cache.totalCost
+            cache.trim(toCost: level == .critical ? 0 : before / 2)
+            diagnostics.memoryCacheTrimmed(cause, fromCost: before, toCost: cache.totalCost)
         }
         configuration.memory.environment.pixels.trim()
         if level == .critical {
@@ -33,7 +39,7 @@ extension ImagePipeline {
     /// What the pipeline does with a pressure event it observes.
     func respond(to event: MemoryPressureEvent) {
         guard event.level != .normal else { return }
-        counters.record { $0.memoryPressureEvents += 1 }
-        trimMemory(event.level)
+        diagnostics.memoryPressure(event.level)
+        trimMemory(event.level, cause: .pressure)
     }
 }

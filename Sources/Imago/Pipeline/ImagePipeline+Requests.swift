@@ -8,7 +8,7 @@ extension ImagePipeline {
         guard request.cachePolicy.readsMemory, let cache = configuration.dependencies.memoryCache,
               let image = cache.value(forKey: request.key)
         else { return nil }
-        counters.record { $0.memoryHits += 1 }
+        diagnostics.memoryHit(request.key)
         return ImageResponse(image: image, origin: .memory)
     }
 
@@ -38,10 +38,12 @@ extension ImagePipeline {
                   progress: (@Sendable (FetchProgress) -> Void)?,
                   preview: (@Sendable (ImagePreview) -> Void)? = nil) async -> Outcome {
         if let hit = cachedResponse(for: request) { return .success(hit) }
-        diagnostics.emit(.queued, request.key.description)
-        return await decodes.value(for: request.key, priority: priority, onProgress: progress, onPreview: preview) { shared in
+        diagnostics.loadStarted(request.key)
+        let outcome = await decodes.value(for: request.key, priority: priority, onProgress: progress, onPreview: preview) { shared in
             await self.load(request, shared: shared)
         }
+        diagnostics.loadEnded(request.key, outcome)
+        return outcome
     }
 
     /// Starts loading `requests` at low priority so they are cached when needed.

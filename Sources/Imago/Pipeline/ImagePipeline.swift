@@ -17,7 +17,7 @@ public final class ImagePipeline: Sendable {
     /// What the pipeline has done so far (fetches, decodes, cache hits).
     public let counters = PipelineCounters()
 
-    /// Where the pipeline and its stages report events and counts (one value for all of them).
+    /// Where the pipeline and its stages report counts, events, logs and metrics (one value for all of them).
     let diagnostics: PipelineDiagnostics
     let decodes: any CoalescingPool<ImageRequestKey, ImageResponse>
     let fetches: any CoalescingPool<String, Payload>
@@ -31,7 +31,7 @@ public final class ImagePipeline: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let diagnostics = PipelineDiagnostics(counters: counters, eventHandler: configuration.diagnostics.eventHandler)
+        let diagnostics = PipelineDiagnostics(counters: counters, configuration: configuration.diagnostics)
         self.diagnostics = diagnostics
         decodes = configuration.dependencies.taskPools.makePool(ImageRequestKey.self, ImageResponse.self)
         fetches = configuration.dependencies.taskPools.makePool(String.self, Payload.self)
@@ -137,8 +137,9 @@ public final class ImagePipeline: Sendable {
 
     private func storeInMemory(_ response: ImageResponse, for request: ImageRequest) {
         guard request.cachePolicy.writesMemory, let cache = configuration.dependencies.memoryCache else { return }
-        if cache.insert(response.image, forKey: request.key, cost: response.pixels.byteCount) {
-            diagnostics.emit(.cacheStore, request.key.description)
+        let cost = response.pixels.byteCount
+        if cache.insert(response.image, forKey: request.key, cost: cost) {
+            diagnostics.memoryStored(request.key, cost: cost)
         }
     }
 }

@@ -1,4 +1,6 @@
+import CoreMetrics
 import Foundation
+import Logging
 
 extension ImagePipeline {
     /// Everything a pipeline is made of, in five groups and one feature: what it uses
@@ -167,13 +169,42 @@ extension ImagePipeline.Configuration {
         }
     }
 
-    /// What the pipeline reports as it works (its counters are always kept: `ImagePipeline.counters`).
+    /// What the pipeline reports as it works: events to a handler, logs through swift-log and
+    /// metrics through swift-metrics (its counters are always kept: `ImagePipeline.counters`).
+    /// The log records and the metrics are listed in <doc:Observability>.
     public struct Diagnostics: Sendable {
         /// Receives every `PipelineEvent` (default nil). Called on arbitrary threads.
         public var eventHandler: (@Sendable (PipelineEvent) -> Void)?
+        /// Where the pipeline logs its decisions: loads and fetches starting and ending, retries,
+        /// disk and memory cache decisions, decodes waiting for or refused memory, trims and
+        /// pressure, all at `debug` or `trace` with metadata (`source`, `key`, `strategy`...).
+        /// Default: a quiet logger (`SwiftLogNoOpLogHandler`, label "imago"): nothing is logged,
+        /// whatever `LoggingSystem` was bootstrapped with, until the app passes its own, e.g.
+        /// `Logger(label: "imago")`. Its level decides what is built at all: a record below it
+        /// costs one level check.
+        public var logger: Logger
+        /// Makes the pipeline's counters and timers (`imago_fetches_total`...), once, when the
+        /// pipeline is made. Default: `MetricsSystem.factory` as it is when this value is made
+        /// (bootstrap `MetricsSystem` first); while that is swift-metrics' no-op factory, the
+        /// pipeline makes no instrument and reports nothing. Tests pass a `TestMetrics`.
+        public var metricsFactory: any MetricsFactory
+        /// Dimensions added to every metric of this pipeline, e.g.
+        /// `[("pipeline", "avatars")]` to tell two pipelines apart (default: none).
+        public var metricsDimensions: [(String, String)]
 
-        public init(eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil) {
+        public init(eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil,
+                    logger: Logger = Diagnostics.quietLogger,
+                    metricsFactory: any MetricsFactory = MetricsSystem.factory,
+                    metricsDimensions: [(String, String)] = []) {
             self.eventHandler = eventHandler
+            self.logger = logger
+            self.metricsFactory = metricsFactory
+            self.metricsDimensions = metricsDimensions
+        }
+
+        /// The default `logger`: label "imago", every record dropped (`SwiftLogNoOpLogHandler`).
+        public static var quietLogger: Logger {
+            Logger(label: "imago", factory: { _ in SwiftLogNoOpLogHandler() })
         }
     }
 }

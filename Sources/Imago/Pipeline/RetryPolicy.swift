@@ -49,10 +49,39 @@ public struct RetryPolicy: Sendable, Hashable {
     /// error is not transient, the retries are used up, or the server's `Retry-After` is longer
     /// than `maxRetryAfter`.
     public func delay(beforeRetry retry: Int, after error: FetchError) -> Duration? {
-        guard retry <= maxRetries, retries(error) else { return nil }
+        guard case .retry(let wait) = decision(beforeRetry: retry, after: error) else { return nil }
+        return wait
+    }
+
+    /// Whether retry number `retry` (1-based) follows `error`, and after what wait, or why not.
+    public func decision(beforeRetry retry: Int, after error: FetchError) -> Decision {
+        guard retries(error) else { return .notRetryable }
+        guard retry <= maxRetries else { return .retriesUsedUp }
         let backOff = delay(beforeRetry: retry)
-        guard case .httpStatus(_, let asked?) = error else { return backOff }
-        return asked > maxRetryAfter ? nil : max(asked, backOff)
+        guard case .httpStatus(_, let asked?) = error else { return .retry(after: backOff) }
+        return asked > maxRetryAfter ? .retryAfterTooLong(asked) : .retry(after: max(asked, backOff))
+    }
+
+    /// What the policy makes of a failed attempt (`decision(beforeRetry:after:)`); its
+    /// description is the reason in the pipeline's logs.
+    public enum Decision: Sendable, Hashable, CustomStringConvertible {
+        /// Asked again after this wait.
+        case retry(after: Duration)
+        /// The error is not worth another attempt (`retries(_:)` is false).
+        case notRetryable
+        /// `maxRetries` retries were made already.
+        case retriesUsedUp
+        /// The server's `Retry-After` (this wait) is longer than `maxRetryAfter`.
+        case retryAfterTooLong(Duration)
+
+        public var description: String {
+            switch self {
+            case .retry(let wait): "retry after \(wait)"
+            case .notRetryable: "not retryable"
+            case .retriesUsedUp: "retries used up"
+            case .retryAfterTooLong(let wait): "Retry-After (\(wait)) longer than maxRetryAfter"
+            }
+        }
     }
 
     /// Whether `error` is worth another attempt: a status in `retriedStatuses`, else a

@@ -67,6 +67,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "With --previews: the least seconds between two previews of one load (fractions allowed; default 0.25).")
     var previewInterval: Double = 0.25
 
+    @OptionGroup var logging: LoggingOptions
+
     /// The longest `--ttl` (about 68 years): past it, milliseconds no longer fit a Duration.
     static let maxTTL = Double(Int32.max)
 
@@ -112,7 +114,7 @@ struct LoadCommand: AsyncParsableCommand {
                            // Validated positive and finite; from a billion seconds it means never, as before.
                            idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
                            temporaryDirectory: downloads.url),
-            diagnostics: .init(eventHandler: recorder.record))
+            diagnostics: .init(eventHandler: recorder.record, logger: logging.pipelineLogger()))
         if previews {
             configuration.previews = PreviewPolicy(minimumInterval: .milliseconds(Int((previewInterval * 1000).rounded())))
         }

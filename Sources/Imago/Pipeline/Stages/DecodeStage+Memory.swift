@@ -34,8 +34,9 @@ extension DecodeStage {
         memory.pixels.trim()
         let excess = Self.pixelBytesOverCeiling(adding: bytes, memory)
         if excess > 0, let cache = memoryCache, cache.totalCost > 0 {
-            cache.trim(toCost: max(0, cache.totalCost - excess))
-            diagnostics.record { $0.cacheTrims += 1 }
+            let before = cache.totalCost
+            cache.trim(toCost: max(0, before - excess))
+            diagnostics.memoryCacheTrimmed(.decode, fromCost: before, toCost: cache.totalCost)
         }
     }
 

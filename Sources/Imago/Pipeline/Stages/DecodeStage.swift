@@ -77,27 +77,24 @@ struct DecodeStage: Sendable {
     func admit(bytes: Int, key: String,
                priority: @escaping @Sendable () -> ImageRequestPriority) async -> Result<DecodeAdmission, DecodeError> {
         if let refusal = memoryRefusal(bytes) {
-            diagnostics.record { $0.decodesRefusedForMemory += 1 }
+            diagnostics.decodeRefused(key, bytes: bytes, refusal)
             return .failure(refusal)
         }
         makeRoom(for: bytes)
-        let diagnostics = self.diagnostics
+        let (diagnostics, limiter) = (self.diagnostics, self.limiter)
+        let queuedAt = diagnostics.now()
         guard let ticket = await limiter.admit(priority: priority, bytes: bytes, onWaitForBytes: {
-            diagnostics.record { $0.decodesWaitedForMemory += 1 }
+            diagnostics.decodeWaitedForMemory(key, bytes: bytes, inFlight: limiter.runningBytes, budget: limiter.byteBudget)
         }) else {
             return .failure(.cancelled)
         }
         if let refusal = aloneRefusal(bytes) {
             ticket.release()
-            diagnostics.record { $0.decodesRefusedForMemory += 1 }
+            diagnostics.decodeRefused(key, bytes: bytes, refusal)
             return .failure(refusal)
         }
-        diagnostics.record {
-            $0.decodes += 1
-            $0.decodeBytesAdmitted += bytes
-        }
-        diagnostics.emit(.decodeStart, key)
-        return .success(DecodeAdmission(ticket: ticket, key: key, diagnostics: diagnostics))
+        let report = diagnostics.decodeStarted(key, bytes: bytes, queuedAt: queuedAt)
+        return .success(DecodeAdmission(ticket: ticket, report: report, diagnostics: diagnostics))
     }
 
     /// Already-decoded pixels, scaled down when the options ask for a smaller size.
@@ -118,17 +115,17 @@ struct DecodeStage: Sendable {
     }
 }
 
-/// One admitted decode: its slot and bytes in the decode stage, given back (with the
-/// `decodeEnd` event) exactly once, by `end()` or when it goes away.
+/// One admitted decode: its slot and bytes in the decode stage, given back (and reported
+/// ended, `PipelineDiagnostics.decodeEnded`) exactly once, by `end()` or when it goes away.
 final class DecodeAdmission: Sendable {
     private let ticket: StageTicket
-    private let key: String
+    private let report: DecodeReport
     private let diagnostics: PipelineDiagnostics
     private let ended = Mutex(false)
 
-    init(ticket: StageTicket, key: String, diagnostics: PipelineDiagnostics) {
+    init(ticket: StageTicket, report: DecodeReport, diagnostics: PipelineDiagnostics) {
         self.ticket = ticket
-        self.key = key
+        self.report = report
         self.diagnostics = diagnostics
     }
 
@@ -136,7 +133,7 @@ final class DecodeAdmission: Sendable {
 
     func end() {
         guard !ended.withLock({ ended in defer { ended = true }; return ended }) else { return }
-        diagnostics.emit(.decodeEnd, key)
+        diagnostics.decodeEnded(report)
         ticket.release()
     }
 }

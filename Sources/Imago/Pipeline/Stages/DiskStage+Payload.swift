@@ -75,13 +75,11 @@ extension DiskStage {
                   entry.metadata.lastModified == stored.lastModified, let data = try? entry.data()
             else { return nil }
             try? disk.removeEntry(forKey: sourceKey)
-            diagnostics.record { $0.diskNotStored += 1 }
-            diagnostics.emit(.notStored, sourceKey)
+            diagnostics.diskNotStored(sourceKey, reason)
             payload = Payload(storage: .data(data), diskKey: nil, origin: .disk, ownsFile: false,
                               diskCache: .notStored(reason))
         }
-        diagnostics.record { $0.diskHits += 1; $0.diskRevalidations += 1 }
-        diagnostics.emit(.revalidated, sourceKey)
+        diagnostics.diskRevalidated(sourceKey)
         return .success(payload)
     }
 }

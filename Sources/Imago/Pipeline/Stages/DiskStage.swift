@@ -31,6 +31,7 @@ struct DiskStage: Sendable {
         guard let cache else { return lookup }
         let entry = cache.entry(forKey: sourceKey)
         lookup.hadEntry = entry != nil
+        defer { diagnostics.diskLookedUp(sourceKey, lookup) }
         guard let entry else { return lookup }
         switch policy.use(entry.metadata, storedAt: entry.storedAt, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
                           now: now()) {
@@ -47,8 +48,7 @@ struct DiskStage: Sendable {
 
     /// A fresh entry served the load without a request.
     func servedFresh(_ sourceKey: String) {
-        diagnostics.record { $0.diskHits += 1; $0.diskFreshHits += 1 }
-        diagnostics.emit(.diskFresh, sourceKey)
+        diagnostics.diskServedFresh(sourceKey)
     }
 
     /// Removes the entry for `key`: its bytes do not decode, or the server's newest word on the
@@ -94,20 +94,19 @@ struct DiskStage: Sendable {
                 outcome = .notStored(.writeFailed)
             }
         }
-        guard case .notStored = outcome else {
-            diagnostics.record { hadEntry ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
-            diagnostics.emit(.cacheStore, sourceKey)
+        guard case .notStored(let reason) = outcome else {
+            diagnostics.diskStored(sourceKey, replaced: hadEntry)
             return outcome
         }
-        return keepOff(outcome, sourceKey: sourceKey, hadEntry: hadEntry, in: disk)
+        return keepOff(reason, sourceKey: sourceKey, hadEntry: hadEntry, in: disk)
     }
 
-    /// A response the disk cache does not keep (`outcome` is `.notStored`): an older entry for
-    /// the URL goes too, and the miss is counted and reported.
-    func keepOff(_ outcome: DiskCacheOutcome, sourceKey: String, hadEntry: Bool, in disk: any ImageDiskCaching) -> DiskCacheOutcome {
+    /// A response the disk cache does not keep, for `reason`: an older entry for the URL goes
+    /// too, and the miss is counted and reported. Returns `.notStored(reason)`.
+    func keepOff(_ reason: DiskCacheOutcome.NotStoredReason, sourceKey: String, hadEntry: Bool,
+                 in disk: any ImageDiskCaching) -> DiskCacheOutcome {
         if hadEntry { try? disk.removeEntry(forKey: sourceKey) }
-        diagnostics.record { $0.diskNotStored += 1 }
-        diagnostics.emit(.notStored, sourceKey)
-        return outcome
+        diagnostics.diskNotStored(sourceKey, reason)
+        return .notStored(reason)
     }
 }

@@ -33,18 +33,20 @@ struct FetchStage: Sendable {
                                 into body: Body) async -> Result<Body.Output, ImageLoadingError> {
         let sourceKey = request.source.identity
         var lookup = lookup
-        var retries = 0, restarts = 0
+        var retries = 0, restarts = 0, attempts = 0
         defer { body.close() }
         while true {
+            attempts += 1
             var attempt = FetchRequest(url: url, headers: lookup.conditionalHeaders, strategy: body.strategy,
                                        idleTimeout: network.idleTimeout, maxResponseSize: network.maxResponseSize,
                                        temporaryDirectory: network.temporaryDirectory)
             body.prepare(&attempt)
-            let prepared = attempt
+            let prepared = attempt, number = attempts
             let stopBody = body.stopper
+            let queuedAt = diagnostics.now()
             let outcome = await limiter.run(priority: { shared.priority }) {
                 await withTaskCancellationHandler {
-                    await transportFetch(prepared, sourceKey, shared)
+                    await transportFetch(prepared, sourceKey, attempt: number, queuedAt: queuedAt, shared)
                 } onCancel: {
                     stopBody()
                 }
@@ -66,7 +68,7 @@ struct FetchStage: Sendable {
                 lookup = unconditional
             case .failure(let error)?:
                 body.endAttempt()   // nothing held through the back-off
-                switch await backOff(after: error, retries: &retries, sourceKey) {
+                switch await backOff(after: error, retries: &retries, attempt: attempts, sourceKey) {
                 case .retry: continue
                 case .giveUp(let failure):
                     body.giveUp(failure)
@@ -84,12 +86,14 @@ struct FetchStage: Sendable {
     /// After a failed attempt: waits out the retry policy's back-off on the pipeline's clock
     /// when the error is worth retrying and retries remain (`.retry`), else the failure to end
     /// with (`.cancelled` when cancelled during the wait: no more requests, RETRY-2).
-    private func backOff(after error: FetchError, retries: inout Int, _ sourceKey: String) async -> BackOff {
-        guard let wait = network.retryPolicy.delay(beforeRetry: retries + 1, after: error) else {
+    private func backOff(after error: FetchError, retries: inout Int, attempt: Int, _ sourceKey: String) async -> BackOff {
+        let decision = network.retryPolicy.decision(beforeRetry: retries + 1, after: error)
+        guard case .retry(let wait) = decision else {
+            diagnostics.notRetried(sourceKey, attempt: attempt, after: error, decision)
             return .giveUp(.fetch(error))
         }
         retries += 1
-        diagnostics.emit(.retry, sourceKey)
+        diagnostics.retrying(sourceKey, attempt: attempt, after: error, delay: wait)
         do {
             try await clock.sleep(for: wait)
             return .retry
@@ -98,21 +102,23 @@ struct FetchStage: Sendable {
         }
     }
 
-    private func transportFetch(_ request: FetchRequest, _ key: String, _ shared: SharedWork) async -> Result<Exchange, FetchError> {
-        diagnostics.record { $0.fetches += 1 }
-        diagnostics.emit(.fetchStart, key)
+    /// One request to the transport: attempt number `attempt` of the fetch, waiting for its
+    /// network slot since `queuedAt` (nil when no one reads stage timings).
+    private func transportFetch(_ request: FetchRequest, _ key: String, attempt: Int, queuedAt: ContinuousClock.Instant?,
+                                _ shared: SharedWork) async -> Result<Exchange, FetchError> {
+        let report = diagnostics.fetchStarted(request, sourceKey: key, attempt: attempt, queuedAt: queuedAt)
         let firstByte = Mutex(false)
         let requestedAt = disk.now()
         let diagnostics = self.diagnostics
         do {
             let result = try await transport.fetch(request) { progress in
-                if !firstByte.withLock({ seen in defer { seen = true }; return seen }) { diagnostics.emit(.firstByte, key) }
+                if !firstByte.withLock({ seen in defer { seen = true }; return seen }) { diagnostics.firstByte(report) }
                 shared.report(progress)
             }
-            diagnostics.emit(.fetchEnd, key)
+            diagnostics.fetchEnded(report, .success(result))
             return .success(Exchange(result: result, requestedAt: requestedAt, receivedAt: disk.now()))
         } catch {
-            diagnostics.emit(.fetchEnd, key)
+            diagnostics.fetchEnded(report, .failure(error))
             return .failure(error)
         }
     }

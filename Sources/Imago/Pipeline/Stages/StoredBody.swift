@@ -45,8 +45,7 @@ final class StoredBody: FetchBody {
     func finish(_ exchange: Exchange, lookup: DiskLookup) async -> Result<Payload, ImageLoadingError>? {
         let resumedFrom = exchange.result.resumedFrom
         if resumedFrom > 0 {
-            stage.diagnostics.record { $0.resumedDownloads += 1; $0.resumedBytes += resumedFrom }
-            stage.diagnostics.emit(.resumed, sourceKey)
+            stage.diagnostics.resumed(sourceKey, bytes: resumedFrom)
         }
         return stage.disk.payload(from: exchange, sourceKey: sourceKey, writes: writes, lookup: lookup)
     }

@@ -86,7 +86,7 @@ final class StreamedBody: FetchBody {
                 // The copy could not be written: the image still loads, the cache keeps nothing
                 // of this URL (as when storing fails), and says so.
                 let hadEntry = lookup.hadEntry ?? (cache.entry(forKey: sourceKey) != nil)
-                outcome = disk.keepOff(.notStored(.writeFailed), sourceKey: sourceKey, hadEntry: hadEntry, in: cache)
+                outcome = disk.keepOff(.writeFailed, sourceKey: sourceKey, hadEntry: hadEntry, in: cache)
             }
         }
         return .success(ImageResponse(image: image, origin: .network).reporting(outcome))

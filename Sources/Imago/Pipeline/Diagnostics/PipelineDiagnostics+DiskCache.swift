@@ -1,0 +1,48 @@
+import Logging
+
+/// The disk stage's decisions, as `DiskStage` makes them.
+extension PipelineDiagnostics {
+    /// What a lookup found for `sourceKey` and what the HTTP cache policy makes of it: a miss,
+    /// a fresh entry, one to revalidate, or one to fetch again (stale, with no validator).
+    func diskLookedUp(_ sourceKey: String, _ lookup: DiskLookup) {
+        logger.trace("Disk cache lookup", metadata: {
+            let decision = if lookup.hadEntry != true { "miss" }
+                else if lookup.fresh != nil { "fresh" }
+                else if lookup.revalidating != nil { "revalidate" }
+                else { "refetch" }
+            return ["source": "\(sourceKey)", "decision": "\(decision)"]
+        }())
+    }
+
+    /// A fresh entry served the load without a request.
+    func diskServedFresh(_ sourceKey: String) {
+        record { $0.diskHits += 1; $0.diskFreshHits += 1 }
+        emit(.diskFresh, sourceKey)
+        metrics?.cacheHits[.diskFresh]?.increment()
+        logger.debug("Disk cache hit (fresh)", metadata: ["source": "\(sourceKey)"])
+    }
+
+    /// The server answered 304 to a revalidation and the stored bytes serve the load.
+    func diskRevalidated(_ sourceKey: String) {
+        record { $0.diskHits += 1; $0.diskRevalidations += 1 }
+        emit(.revalidated, sourceKey)
+        metrics?.cacheHits[.diskRevalidated]?.increment()
+        logger.debug("Disk cache entry revalidated (304)", metadata: ["source": "\(sourceKey)"])
+    }
+
+    /// A response was written to disk, as a new entry or in place of one for the same URL.
+    func diskStored(_ sourceKey: String, replaced: Bool) {
+        record { replaced ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
+        emit(.cacheStore, sourceKey)
+        if let metrics { (replaced ? metrics.diskStores.replaced : metrics.diskStores.stored).increment() }
+        logger.debug("Stored in the disk cache", metadata: ["source": "\(sourceKey)", "outcome": replaced ? "replaced" : "stored"])
+    }
+
+    /// A response was kept off the disk (and an older entry for the URL removed), for `reason`.
+    func diskNotStored(_ sourceKey: String, _ reason: DiskCacheOutcome.NotStoredReason) {
+        record { $0.diskNotStored += 1 }
+        emit(.notStored, sourceKey)
+        metrics?.diskNotStored[reason]?.increment()
+        logger.debug("Not stored in the disk cache", metadata: ["source": "\(sourceKey)", "reason": "\(reason.rawValue)"])
+    }
+}
