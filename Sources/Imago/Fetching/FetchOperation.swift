@@ -23,6 +23,9 @@ final class FetchOperation: Sendable {
         /// URLs visited so far (the request's first), to count redirects and see cycles.
         var visited: [URL] = []
         var finalURL: URL?
+        /// A redirect refused (one too many, or a cycle): the failure the fetch ends with once
+        /// URLSession has left the redirect (see `redirect(to:)`).
+        var refusedRedirect: FetchError?
     }
 
     private let request: FetchRequest
@@ -59,22 +62,32 @@ final class FetchOperation: Sendable {
 
     /// Allows a redirect to `url` unless it is one too many or goes back to a URL already
     /// visited (then the fetch fails with `.tooManyRedirects`); false: do not follow.
+    ///
+    /// A refusal does not end the fetch here. corelibs then delivers the redirect response as the
+    /// final head (`receive(head:)`) or completes the task, and the fetch ends there: ending it
+    /// now would let the caller go on while corelibs is still inside the redirect, and a cancel
+    /// or a session invalidation reaching the task at that moment (the pipeline released, its
+    /// transport's deinit) traps in corelibs ("Received callback for HTTP redirection, but
+    /// we're not waiting for it"), killing the process. Seen under load in the nginx redirect
+    /// loop test.
     func redirect(to url: URL?) -> Bool {
-        let refusal: FetchError? = state.withLock { state in
-            guard state.outcome == nil else { return .cancelled }
+        state.withLock { state in
+            guard state.outcome == nil, state.refusedRedirect == nil else { return false }
             guard let url, state.visited.count <= maxRedirects, !state.visited.contains(url) else {
-                return .tooManyRedirects(limit: maxRedirects)
+                state.refusedRedirect = .tooManyRedirects(limit: maxRedirects)
+                return false
             }
             state.visited.append(url)
-            return nil
+            return true
         }
-        guard let refusal else { return true }
-        if refusal != .cancelled { finish(.failure(refusal)) }
-        return false
     }
 
     /// Judges the head; false tells URLSession not to read the body.
     func receive(head response: URLResponse) -> Bool {
+        if let refused = state.withLock({ $0.refusedRedirect }) {
+            finish(.failure(refused))
+            return false
+        }
         guard let http = response as? HTTPURLResponse else {
             finish(.failure(.transport("not an HTTP response")))
             return false
@@ -167,6 +180,7 @@ final class FetchOperation: Sendable {
     func complete(error: Error?) {
         let outcome: Result<FetchResult, FetchError>? = state.withLock { state in
             guard state.outcome == nil else { return nil }
+            if let refused = state.refusedRedirect { return .failure(refused) }
             guard let head = state.head else {
                 return .failure(map(error) ?? .transport("no response"))
             }

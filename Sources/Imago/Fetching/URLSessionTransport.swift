@@ -106,9 +106,10 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, @unchecked Sen
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         let follow = operation(task)?.redirect(to: request.url) ?? false
-        // Not followed: corelibs then delivers the redirect response as the final head, which
-        // the finished operation refuses (cancelling the task there). Cancelling here instead
-        // traps in corelibs ("Received callback for HTTP redirection, but we're not waiting").
+        // Not followed: corelibs then delivers the redirect response as the final head, where
+        // the operation ends the fetch with the refusal (cancelling the task there). Cancelling
+        // here instead traps in corelibs ("Received callback for HTTP redirection, but we're
+        // not waiting"), and so does ending the fetch here (see FetchOperation.redirect(to:)).
         completionHandler(follow ? request : nil)
     }
 
