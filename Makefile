@@ -242,7 +242,7 @@ test-tsan: deps
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/tsan-suppressions.txt $${TSAN_OPTIONS:-}" \
 	IMAGO_SOAK_DESCRIPTOR_SLACK=4 IMAGO_SANITIZER=thread \
 	  swift test --sanitize=thread --scratch-path .build-tsan \
-	  --skip 'MutantSelfTests/testEveryMutantIsCaughtByExactlyItsRules
+	  --skip 'MutantSelfTests/testEveryMutantIsCaughtByExactlyItsRules'
 
 test-sanitized: test-asan test-tsan
 
