@@ -27,6 +27,8 @@ extension ImagePipeline {
         /// PNG passes), published inside `loading` (rule PREVIEW-1). Default nil: none.
         public var previews: PreviewPolicy?
 
+        /// A configuration of the given groups, each defaulting to its own defaults, and no previews:
+        /// `Configuration()` is the default pipeline (memory cache, no disk cache).
         public init(dependencies: Dependencies = Dependencies(), network: Network = Network(),
                     limits: Limits = Limits(), memory: Memory = Memory(),
                     diagnostics: Diagnostics = Diagnostics(), previews: PreviewPolicy? = nil) {
@@ -69,6 +71,8 @@ extension ImagePipeline.Configuration {
         /// wrongly in their place; an app has no reason to change it.
         @_spi(Testing) public var taskPools: any TaskPoolMaking = StandardTaskPools()
 
+        /// The platform's default transport, a `MemoryCache` with its default limits, no disk cache,
+        /// and the `.system` clock, unless given.
         public init(transport: any ImageTransport = ImagePipeline.Configuration.defaultTransport(),
                     memoryCache: (any ImageMemoryCaching)? = MemoryCache<ImageRequestKey, DecodedImage>(),
                     diskCache: (any ImageDiskCaching)? = nil,
@@ -106,6 +110,8 @@ extension ImagePipeline.Configuration {
         /// harness only.
         @_spi(Testing) public var partialDownloadLocking: any PartialDownloadLocking = FlockPartialDownloadLocking()
 
+        /// `.data`, the `.http` cache policy, `RetryPolicy()` (2 retries), a 30 s idle timeout, a
+        /// 256 MiB body limit and the system temporary directory, unless given.
         public init(fetchStrategy: FetchStrategy = .data,
                     httpCachePolicy: HTTPCachePolicy = .http,
                     retryPolicy: RetryPolicy = RetryPolicy(),
@@ -128,6 +134,7 @@ extension ImagePipeline.Configuration {
         /// Decodes running at once (default: the number of active processors).
         public var maxConcurrentDecodes: Int
 
+        /// 6 fetches and one decode per active processor at once, unless given.
         public init(maxConcurrentFetches: Int = 6,
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount) {
             self.maxConcurrentFetches = maxConcurrentFetches
@@ -158,6 +165,8 @@ extension ImagePipeline.Configuration {
         /// `PixelMemory`, /proc/self/statm and `MemoryPressureMonitor.shared`).
         public var environment: MemoryEnvironment
 
+        /// A decode budget of a quarter of the effective memory limit (read when this runs), a
+        /// response to pressure, and this process's environment, unless given.
         public init(decodeBudget: Int = MemoryBudgets.current.decodeBudget,
                     respondsToPressure: Bool = true,
                     environment: MemoryEnvironment = .process) {
@@ -172,6 +181,8 @@ extension ImagePipeline.Configuration {
         /// Receives every `PipelineEvent` (default nil). Called on arbitrary threads.
         public var eventHandler: (@Sendable (PipelineEvent) -> Void)?
 
+        /// No event handler (events are dropped; ``ImagePipeline/counters`` are kept anyway), unless
+        /// given.
         public init(eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil) {
             self.eventHandler = eventHandler
         }
