@@ -51,8 +51,9 @@ public final class DiskCache: Sendable {
         /// without them).
         public var now: @Sendable () -> Date
 
-        /// A configuration with every default: 256 MiB, a 10-minute grace period for temporary files,
-        /// a full sweep at most hourly, fsync before publishing, and `Date.init` as the clock.
+        /// A configuration with every default: 256 MiB, a 10-minute grace period for temporary
+        /// files, a full sweep at most hourly, fsync before publishing, and `Date.init` as the
+        /// clock.
         public init(sizeLimit: Int = 256 << 20,
                     temporaryFileGracePeriod: Duration = .seconds(600),
                     sweepInterval: Duration = .seconds(3600),

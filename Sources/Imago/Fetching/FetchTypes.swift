@@ -43,8 +43,9 @@ public struct BodyConsumerReference: Sendable, Hashable {
 
 /// One HTTP GET the transport performs.
 public struct FetchRequest: Sendable, Hashable {
-    /// The http or https URL to GET; any other scheme fails with `.unsupportedScheme`, and a URL
-    /// without a scheme or host or with a port outside 1...65535 with `.invalidURL`, before any I/O.
+    /// The http or https URL to GET. Before any I/O, another scheme fails with
+    /// `.unsupportedScheme`, and a URL without a scheme or host, or with a port outside
+    /// 1...65535, with `.invalidURL`.
     public var url: URL
     /// Extra request headers (the pipeline adds If-None-Match / If-Modified-Since to revalidate).
     public var headers: [String: String]
@@ -87,8 +88,8 @@ public struct FetchRequest: Sendable, Hashable {
     /// infinity, and a deadline this far out is where the transports stop counting.
     public static let noIdleTimeout: Duration = .seconds(1_000_000_000)
 
-    /// A GET of `url` with the defaults: no extra headers, `.data`, a 30 s idle timeout, a
-    /// 256 MiB body limit, the system temporary directory, no resumption, consumer or download file.
+    /// A GET of `url` with the defaults: no extra headers, `.data`, a 30 s idle timeout, a 256 MiB
+    /// body limit, the system temporary directory, no resumption, consumer or download file.
     public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .data,
                 idleTimeout: Duration = .seconds(30), maxResponseSize: Int = 256 << 20,
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
@@ -188,7 +189,8 @@ public struct FetchResult: Sendable {
 /// URLSession, a Content-Encoding: libcurl reports decoded bytes, which the encoded length does
 /// not count).
 public struct FetchProgress: Sendable, Hashable {
-    /// Body bytes received so far, as the transport counts them (see ``FetchResult/receivedBytes``).
+    /// Body bytes received so far, as the transport counts them (see
+    /// ``FetchResult/receivedBytes``).
     public var received: Int
     /// The body's length in bytes, when known (Content-Length); nil otherwise.
     public var expected: Int?
@@ -221,7 +223,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// before any Content-Encoding is undone: rule HTTP-3).
     case truncated(expected: Int, received: Int)
     /// The body is larger than the request's `maxResponseSize` (`limit`, in bytes): refused at the
-    /// head when Content-Length says so, otherwise as soon as the bytes received pass it. Not retried.
+    /// head when Content-Length says so, otherwise as soon as the bytes received pass it. Not
+    /// retried.
     case tooLarge(limit: Int)
     /// A 2xx response with no body.
     case emptyData

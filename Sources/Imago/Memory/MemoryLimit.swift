@@ -20,7 +20,8 @@ import Synchronization
 public struct MemoryLimit: Sendable, Equatable {
     /// Where the figure in ``bytes`` came from.
     public enum Source: String, Sendable, Equatable {
-        /// A cgroup v2 `memory.max` of the process's cgroup or an ancestor, at most physical memory.
+        /// A cgroup v2 `memory.max` of the process's cgroup or an ancestor, at most physical
+        /// memory.
         case cgroupV2 = "cgroup v2"
         /// A cgroup v1 `memory.limit_in_bytes` or `memory.memsw.limit_in_bytes` of the process's
         /// cgroup or an ancestor, at most physical memory.

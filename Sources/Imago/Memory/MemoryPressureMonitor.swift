@@ -43,8 +43,9 @@ public final class MemoryPressureMonitor: Sendable {
         /// Quiet time after a warning or critical before `.normal` is sent (default 2 s).
         public var recoveryInterval: Duration
 
-        /// A configuration with every default: warning at 75 % and critical at 90 % of the limit, PSI
-        /// triggers of 200 ms per 2 s window, 500 ms polling, 250 ms between repeats, 2 s to recover.
+        /// A configuration with every default: warning at 75 % and critical at 90 % of the limit,
+        /// PSI triggers of 200 ms per 2 s window, 500 ms polling, 250 ms between repeats, 2 s to
+        /// recover.
         public init(warningFraction: Double = 0.75, criticalFraction: Double = 0.90,
                     psiWarningTrigger: String = "some 200000 2000000",
                     psiCriticalTrigger: String = "full 200000 2000000",

@@ -27,8 +27,8 @@ extension ImagePipeline {
         /// PNG passes), published inside `loading` (rule PREVIEW-1). Default nil: none.
         public var previews: PreviewPolicy?
 
-        /// A configuration of the given groups, each defaulting to its own defaults, and no previews:
-        /// `Configuration()` is the default pipeline (memory cache, no disk cache).
+        /// A configuration of the given groups, each defaulting to its own defaults, and no
+        /// previews: `Configuration()` is the default pipeline (memory cache, no disk cache).
         public init(dependencies: Dependencies = Dependencies(), network: Network = Network(),
                     limits: Limits = Limits(), memory: Memory = Memory(),
                     diagnostics: Diagnostics = Diagnostics(), previews: PreviewPolicy? = nil) {
@@ -71,8 +71,8 @@ extension ImagePipeline.Configuration {
         /// wrongly in their place; an app has no reason to change it.
         @_spi(Testing) public var taskPools: any TaskPoolMaking = StandardTaskPools()
 
-        /// The platform's default transport, a `MemoryCache` with its default limits, no disk cache,
-        /// and the `.system` clock, unless given.
+        /// The platform's default transport, a `MemoryCache` with its default limits, no disk
+        /// cache, and the `.system` clock, unless given.
         public init(transport: any ImageTransport = ImagePipeline.Configuration.defaultTransport(),
                     memoryCache: (any ImageMemoryCaching)? = MemoryCache<ImageRequestKey, DecodedImage>(),
                     diskCache: (any ImageDiskCaching)? = nil,
@@ -181,8 +181,8 @@ extension ImagePipeline.Configuration {
         /// Receives every `PipelineEvent` (default nil). Called on arbitrary threads.
         public var eventHandler: (@Sendable (PipelineEvent) -> Void)?
 
-        /// No event handler (events are dropped; ``ImagePipeline/counters`` are kept anyway), unless
-        /// given.
+        /// No event handler (events are dropped; ``ImagePipeline/counters`` are kept anyway),
+        /// unless given.
         public init(eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil) {
             self.eventHandler = eventHandler
         }

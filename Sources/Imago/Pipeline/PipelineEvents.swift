@@ -5,10 +5,10 @@ public struct PipelineEvent: Sendable {
     /// Which step an event marks.
     public enum Kind: String, Sendable {
         /// `queued`: a memory miss joined or started the work for its request key; `fetchStart` and
-        /// `fetchEnd`: a transport request began and ended (each retry again), `firstByte` between them
-        /// at its first body bytes; `decodeStart` and `decodeEnd`: a decode was admitted (slot and
-        /// memory) and let go; `cacheStore`: an image went into the memory cache or a response onto
-        /// disk; `retry`: a back-off before another request began.
+        /// `fetchEnd`: a transport request began and ended (each retry again), `firstByte` between
+        /// them at its first body bytes; `decodeStart` and `decodeEnd`: a decode was admitted (slot
+        /// and memory) and let go; `cacheStore`: an image went into the memory cache or a response
+        /// onto disk; `retry`: a back-off before another request began.
         case queued, fetchStart, firstByte, fetchEnd, decodeStart, decodeEnd, cacheStore, retry
         /// A fresh disk entry served the load without a request.
         case diskFresh
@@ -35,7 +35,8 @@ public final class PipelineCounters: Sendable {
         public var fetches = 0
         /// Decodes started (memory hits and coalesced joins do not decode).
         public var decodes = 0
-        /// Loads answered by the memory cache's synchronous lookup (`cachedResponse(for:)`, CACHE-1).
+        /// Loads answered by the memory cache's synchronous lookup (`cachedResponse(for:)`,
+        /// CACHE-1).
         public var memoryHits = 0
         /// Loads served by the disk cache: fresh entries plus revalidated ones (304).
         public var diskHits = 0

@@ -37,7 +37,8 @@ public enum ImageLoadingError: Error, Sendable, Equatable, CustomStringConvertib
     /// The request had no source (a nil URL).
     case missingSource
     /// The fetch failed, after every retry the pipeline's `RetryPolicy` allowed for a transient
-    /// error (RETRY-1): a non-2xx status (ERR-1), a broken, truncated or timed-out transfer (ERR-3).
+    /// error (RETRY-1): a non-2xx status (ERR-1), a broken, truncated or timed-out transfer
+    /// (ERR-3).
     case fetch(FetchError)
     /// The bytes arrived but did not decode (ERR-2); an empty body reads as `emptyData`.
     case decoding(DecodeError)
