@@ -21,7 +21,8 @@ Policy (strict: a symbol is checked unless its author cannot document it):
   blank lines stand between the two.
 - Not checked: symbols without a source location (the compiler synthesised them: `Equatable`
   `==`, `Codable` and `RawRepresentable` members, defaults inherited from other modules'
-  protocol extensions) and extension blocks themselves (their members are checked).
+  protocol extensions), extension blocks themselves (their members are checked), and
+  `@_spi` symbols (the plugin leaves them out of the graphs: not part of the public API).
 
 Usage: doc-coverage.py [--build DIR] MODULE...   (DIR defaults to .build)
 """
@@ -81,8 +82,14 @@ def has_own_doc(symbol: dict, sources: SourceLines) -> bool:
         return False
     if doc_end == declaration:  # `case a, b` on one line: the comment above belongs to both
         return True
-    between = sources.between(path_of(location["uri"]), doc_end + 1, declaration)
-    return all(not line.strip() or line.strip().startswith("@") for line in between)
+    # Only attributes may stand between, an attribute's arguments possibly over several lines.
+    depth = 0
+    for line in sources.between(path_of(location["uri"]), doc_end + 1, declaration):
+        text = line.strip()
+        if depth == 0 and text and not text.startswith("@"):
+            return False
+        depth = max(0, depth + text.count("(") - text.count(")"))
+    return True
 
 
 def undocumented(graph_paths: list[str], root: str) -> tuple[list[tuple[str, int, str, str]], int]:
