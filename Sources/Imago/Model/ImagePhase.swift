@@ -47,7 +47,7 @@ public enum AsyncImagePhase: Sendable {
     case empty
     /// The decoded image (whatever its origin).
     case success(PixelBuffer)
-    /// The attempt failed.
+    /// The attempt failed, with `ImagePhase.failure`'s error.
     case failure(ImageLoadingError)
 }
 

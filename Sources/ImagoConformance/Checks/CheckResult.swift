@@ -20,7 +20,7 @@ public enum CheckStatus: String, Sendable, Codable {
 public struct CheckResult: Sendable, Codable, Equatable {
     /// The rule's ID, e.g. `SHARE-2` (Docs/phase-rules.md).
     public let rule: String
-    /// The verdict.
+    /// Pass, fail, n/a or crashed; ``CheckStatus/isFailing`` says whether it breaks the rule.
     public let status: CheckStatus
     /// What was observed (phase sequences, request and decode counts, bytes), and for a failure
     /// what the loader should do instead.

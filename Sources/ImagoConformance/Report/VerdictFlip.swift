@@ -1,8 +1,8 @@
 /// A (subject, rule) whose verdict was not the same in every run, with how often each came.
 public struct VerdictFlip: Sendable, Codable, Equatable, CustomStringConvertible {
-    /// The subject's name.
+    /// The subject's name (``ConformanceSubject/name``), as its report has it.
     public let subject: String
-    /// The rule's ID.
+    /// The rule's ID, e.g. `SHARE-4`.
     public let rule: String
     /// Runs per verdict, keyed by `CheckStatus.rawValue` ("pass", "fail", "n/a", "crashed").
     public let counts: [String: Int]

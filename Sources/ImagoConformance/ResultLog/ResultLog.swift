@@ -11,7 +11,7 @@ import Synchronization
 /// (no buffer in user space to lose), and processes appending to one log never interleave
 /// within a line.
 public final class ResultLog: Sendable {
-    /// The log file's location.
+    /// The file the lines are appended to, as given to `init`.
     public let url: URL
     private let descriptor: Mutex<Int32?>
 

@@ -10,7 +10,7 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
         case subject, start, result
     }
 
-    /// Which kind of line it is.
+    /// Which of the three lines this is; it decides which optional fields are set.
     public var event: Event
     /// The subject's name, on every line.
     public var subject: String
