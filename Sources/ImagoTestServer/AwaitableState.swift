@@ -107,6 +107,7 @@ public enum TestServerError: Error, CustomStringConvertible, Sendable {
     /// The configuration cannot work, e.g. a `root` that is not a directory.
     case invalidConfiguration(String)
 
+    /// `timed out: …` or `invalid configuration: …`, with the case's message.
     public var description: String {
         switch self {
         case .timedOut(let message): "timed out: \(message)"

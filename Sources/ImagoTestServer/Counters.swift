@@ -32,6 +32,7 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
     /// joined with ", "): what a test reads to see `Range` / `If-Range` asked.
     public internal(set) var requestLog: [LoggedRequest] = []
 
+    /// All counters at zero and every log empty: what a new server starts from.
     public init() {}
 
     /// The logged requests for `path`, in arrival order.
@@ -46,6 +47,8 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
     /// Complete responses for `path` so far.
     public func responsesCompleted(for path: String) -> Int { responsesCompletedByPath[path, default: 0] }
 
+    /// One line with the per-path requests, conditional requests, body bytes and completed
+    /// responses, their totals, and the connections opened, closed and closed by the client.
     public var description: String {
         "requests \(requestsByPath) (total \(totalRequests), conditional \(conditionalRequestsByPath)), body bytes \(bodyBytesSentByPath) "
             + "(total \(totalBodyBytesSent)), completed \(responsesCompletedByPath), connections "

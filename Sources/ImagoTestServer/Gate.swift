@@ -34,6 +34,7 @@ public final class Gate: Sendable, CustomStringConvertible {
     /// Responses that have waited on the gate since it was made (released ones included).
     public var totalHeld: Int { state.value.totalHeld }
 
+    /// `gate open|shut, holding N, held M in all`: the state a timed-out wait reports.
     public var description: String { state.value.description }
 
     /// Opens the gate: every held response continues, and later ones pass straight through.

@@ -39,5 +39,6 @@ extension GzipFile {
 
 /// The compressor declined to gzip (it never should for a request accepting gzip).
 public enum GzipCompressionError: Error, Sendable {
+    /// The compressor's answer had this Content-Encoding (nil: none) instead of gzip.
     case notCompressed(String?)
 }

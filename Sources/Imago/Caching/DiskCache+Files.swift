@@ -13,6 +13,8 @@ extension DiskCache {
         /// What vouches for it (source URL, validator, length), written beside it.
         public let record: URL
 
+        /// Names the two files; nothing is created (``DiskCache/partialDownloadFiles(forKey:)`` is
+        /// how a cache hands them out).
         public init(file: URL, record: URL) {
             self.file = file
             self.record = record

@@ -29,6 +29,8 @@ import Darwin
 /// directory whenever another process changed it (a change counter in `.lock`), and eviction
 /// runs under an `flock` on `.lock`, so processes neither over- nor under-evict.
 public final class DiskCache: Sendable {
+    /// The cache's limits and bookkeeping knobs, fixed when the cache is opened; every property
+    /// states its default.
     public struct Configuration: Sendable {
         /// Most bytes held: payloads plus sidecars (default 256 MiB).
         public var sizeLimit: Int
@@ -49,6 +51,9 @@ public final class DiskCache: Sendable {
         /// without them).
         public var now: @Sendable () -> Date
 
+        /// A configuration with every default: 256 MiB, a 10-minute grace period for temporary
+        /// files, a full sweep at most hourly, fsync before publishing, and `Date.init` as the
+        /// clock.
         public init(sizeLimit: Int = 256 << 20,
                     temporaryFileGracePeriod: Duration = .seconds(600),
                     sweepInterval: Duration = .seconds(3600),
@@ -62,7 +67,10 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// The cache's directory, standardized (`standardizedFileURL`); entries, sidecars, the `.lock`
+    /// file and handed-out temporary files all live directly in it.
     public let directory: URL
+    /// The limits and clock the cache was opened with.
     public let configuration: Configuration
     let files: DiskCacheDirectory
     let lock: DirectoryLock<DiskCacheState>

@@ -24,6 +24,7 @@ extension DiskCache {
         /// `Entry.storedAt`.
         public var receivedAt: Date?
 
+        /// Metadata with the given fields, each defaulting to unknown (nil) or none (empty).
         public init(etag: String? = nil, lastModified: String? = nil, responseHeaders: [String: String] = [:],
                     varyingRequestHeaders: [String: String] = [:], requestedAt: Date? = nil, receivedAt: Date? = nil) {
             self.etag = etag
@@ -41,11 +42,15 @@ extension DiskCache {
     /// The file may be evicted or replaced by another writer after the lookup; opening it then
     /// fails, and the caller treats that as a miss. Once opened, the bytes stay readable.
     public struct Entry: Sendable {
+        /// The key the entry was stored under (the pipeline's `ImageRequestKey` text); the sidecar
+        /// records it, so a hash collision reads as a miss.
         public let key: String
         /// The payload file: the stored bytes, nothing else.
         public let url: URL
         /// Size of the payload in bytes.
         public let byteCount: Int
+        /// The HTTP facts stored with the payload, as of its store or its last `refresh` (a 304's
+        /// headers).
         public let metadata: Metadata
         /// When the entry was stored or last revalidated (`refresh`), by the cache's clock.
         /// Whether it may still be used without asking the server is `HTTPCachePolicy`'s call.

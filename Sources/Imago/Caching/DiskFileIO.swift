@@ -7,10 +7,14 @@ import Darwin
 
 /// A failed file-system call inside `DiskCache`, with the call, the path and `errno`.
 public struct DiskCacheError: Error, CustomStringConvertible, Equatable {
+    /// The system call or step that failed, e.g. `rename`, `fsync`, `open`.
     public let operation: String
+    /// The file or directory it was called on.
     public let path: String
+    /// The `errno` value it failed with (`ESTALE` when an entry changed after its lookup).
     public let code: Int32
 
+    /// `disk cache: OPERATION PATH: strerror (errno N)`, one line.
     public var description: String {
         "disk cache: \(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
     }

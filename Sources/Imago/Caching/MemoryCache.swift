@@ -25,8 +25,10 @@ public enum MemoryCacheEvictionPolicy: Sendable, Equatable {
 /// - an insert whose cost exceeds `entryCostLimit` is refused and evicts nothing;
 /// - `trim(toCost:)` evicts in the same order and leaves the cache consistent.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// The eviction orders, ``MemoryCacheEvictionPolicy``, under the cache's name.
     public typealias EvictionPolicy = MemoryCacheEvictionPolicy
 
+    /// The cache's limits and eviction order, fixed at `init`; negative limits are read as 0.
     public struct Configuration: Sendable, Equatable {
         /// Most total cost held (default `MemoryCache.defaultCostLimit`: a tenth of the
         /// effective memory limit, at most 512 MiB). For images the cost is the decoded size in bytes.
@@ -59,9 +61,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// a screenful of full-size photos on a desktop, a bounded share of a container's limit.
     public static var defaultCostLimit: Int { MemoryBudgets.current.memoryCacheCostLimit }
 
+    /// The limits and policy the cache was made with (the defaults resolved).
     public let configuration: Configuration
     private let store: Mutex<MemoryCacheStore<Key, Value>>
 
+    /// An empty cache with `configuration` (default: ``defaultCostLimit``, 1000 entries, a
+    /// quarter of the cost limit per entry, LRU).
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.store = Mutex(MemoryCacheStore(

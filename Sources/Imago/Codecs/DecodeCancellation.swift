@@ -7,6 +7,7 @@ public final class DecodeCancellation: @unchecked Sendable {
     // Touched only through relaxed atomics in C (imago_control_*), from any thread.
     let control: UnsafeMutablePointer<imago_decode_control>
 
+    /// A switch not yet raised, with no rows counted; one per decode (the counter is not reset).
     public init() {
         control = .allocate(capacity: 1)
         control.initialize(to: imago_decode_control())
@@ -17,6 +18,7 @@ public final class DecodeCancellation: @unchecked Sendable {
     /// Asks the decode to stop at its next row batch; it then throws `.cancelled`.
     public func cancel() { imago_control_cancel(control) }
 
+    /// Whether `cancel()` has been called; safe to read from any thread while a decode runs.
     public var isCancelled: Bool { imago_control_cancelled(control) != 0 }
 
     /// Rows the codec has produced so far (in the decoder's own output scale; for an Adam7 PNG,

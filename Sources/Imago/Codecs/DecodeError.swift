@@ -36,6 +36,8 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// One line for a person: the case and its details, e.g. "image too large: 20000x20000
+    /// exceeds the 100000000-pixel limit" (``kind`` is the machine-readable name).
     public var description: String {
         switch self {
         case .empty: "empty input"

@@ -1,11 +1,16 @@
 /// A width and height in pixels.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Columns, in pixels.
     public var width: Int
+    /// Rows, in pixels.
     public var height: Int
+    /// A size of `width` × `height` pixels; not checked (a box of 0 or less counts as 1 where
+    /// ``DecodeOptions`` fits to it).
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
+    /// `WIDTHxHEIGHT`, e.g. "640x480": the form the CLI prints and parses.
     public var description: String { "\(width)x\(height)" }
 }
 
@@ -25,8 +30,11 @@ public struct DecodeOptions: Sendable, Hashable, Codable {
     /// (100 MP, 400 MB of RGBA).
     public var pixelLimit: Int
 
+    /// The default ``pixelLimit``: 100,000,000 source pixels.
     public static let defaultPixelLimit = 100_000_000
 
+    /// Options with every default: full size, orientation reported but not applied, and a
+    /// ``defaultPixelLimit`` (100 MP) decode-bomb guard.
     public init(maxPixelSize: Int? = nil, targetSize: PixelSize? = nil,
                 applyOrientation: Bool = false, pixelLimit: Int = DecodeOptions.defaultPixelLimit) {
         self.maxPixelSize = maxPixelSize

@@ -14,6 +14,8 @@ public enum ImageDecoder {
         return try run(format: format, input: input, options: options, cancellation: cancellation)
     }
 
+    /// Decodes encoded bytes held in `Data`; the same as the raw-buffer form (the bytes are not
+    /// copied). Throws ``DecodeError`` for empty, unknown, corrupt, truncated or too-large input.
     public static func decode(_ data: Data, options: DecodeOptions = DecodeOptions(),
                               cancellation: DecodeCancellation? = nil) throws(DecodeError) -> DecodedImage {
         let result: Result<DecodedImage, DecodeError> = data.withUnsafeBytes { raw in
@@ -22,6 +24,8 @@ public enum ImageDecoder {
         return try result.get()
     }
 
+    /// Decodes encoded bytes held in an array; the same as the raw-buffer form (the bytes are not
+    /// copied). Throws ``DecodeError`` for empty, unknown, corrupt, truncated or too-large input.
     public static func decode(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions(),
                               cancellation: DecodeCancellation? = nil) throws(DecodeError) -> DecodedImage {
         let result: Result<DecodedImage, DecodeError> = bytes.withUnsafeBytes { raw in

@@ -1,21 +1,30 @@
 /// The encoded formats Imago decodes. Decided from magic bytes only, never from a file
 /// extension or a Content-Type header.
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    /// PNG, through libpng: 8-byte signature `89 50 4E 47 0D 0A 1A 0A`; Adam7 interlacing and
+    /// 16-bit samples included.
     case png
+    /// JPEG, through libjpeg-turbo: starts `FF D8 FF`; baseline, progressive and arithmetic-coded.
     case jpeg
+    /// WebP, through libwebp: `RIFF`, a size, then `WEBP`; lossy, lossless and animated (first
+    /// frame only).
     case webp
 }
 
 /// What the first bytes of a file say it is.
 public enum SniffedFormat: Sendable, Equatable {
+    /// PNG, JPEG or WebP: one Imago decodes.
     case supported(ImageFormat)
     /// A recognised format Imago does not decode ("gif", "bmp", "tiff", "heif/avif", ...).
     case unsupported(String)
+    /// No signature Imago knows (``ImageDecoder`` reports it as `unsupportedFormat("unknown")`).
     case unknown
 
     /// Bytes needed to tell every format apart.
     public static let prefixLength = 16
 
+    /// Reads the signature from the first ``prefixLength`` bytes of `bytes` (later bytes are
+    /// ignored); fewer bytes recognise only the formats whose magic fits in them.
     public init(prefix bytes: some Collection<UInt8>) {
         let b = Array(bytes.prefix(Self.prefixLength))
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {

@@ -29,19 +29,27 @@ public protocol StreamingBodyConsumer: AnyObject, Sendable {
 /// The consumer a streaming request hands its body to; equal only to itself (a request's
 /// identity does not depend on who reads its body).
 public struct BodyConsumerReference: Sendable, Hashable {
+    /// The consumer itself, held strongly for as long as the request is.
     public let consumer: any StreamingBodyConsumer
 
+    /// Wraps `consumer`; two references are equal only when they wrap the same object.
     public init(_ consumer: any StreamingBodyConsumer) { self.consumer = consumer }
 
+    /// True when both wrap the same consumer object (`===`), whatever its state.
     public static func == (a: Self, b: Self) -> Bool { a.consumer === b.consumer }
+    /// Hashes the consumer's object identity, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(consumer)) }
 }
 
 /// One HTTP GET the transport performs.
 public struct FetchRequest: Sendable, Hashable {
+    /// The http or https URL to GET. Before any I/O, another scheme fails with
+    /// `.unsupportedScheme`, and a URL without a scheme or host, or with a port outside
+    /// 1...65535, with `.invalidURL`.
     public var url: URL
     /// Extra request headers (the pipeline adds If-None-Match / If-Modified-Since to revalidate).
     public var headers: [String: String]
+    /// How the body is received: in memory, to a file, or to `bodyConsumer`. Default `.data`.
     public var strategy: FetchStrategy
     /// Time without receiving anything before the fetch fails with `.timedOut`. Default 30 s.
     /// `AsyncHTTPClientTransport` uses it exactly (250 ms is 250 ms; zero, negative, or
@@ -80,6 +88,8 @@ public struct FetchRequest: Sendable, Hashable {
     /// infinity, and a deadline this far out is where the transports stop counting.
     public static let noIdleTimeout: Duration = .seconds(1_000_000_000)
 
+    /// A GET of `url` with the defaults: no extra headers, `.data`, a 30 s idle timeout, a 256 MiB
+    /// body limit, the system temporary directory, no resumption, consumer or download file.
     public init(url: URL, headers: [String: String] = [:], strategy: FetchStrategy = .data,
                 idleTimeout: Duration = .seconds(30), maxResponseSize: Int = 256 << 20,
                 temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
@@ -94,16 +104,25 @@ public struct FetchRequest: Sendable, Hashable {
 
 /// What the response head said.
 public struct FetchResponseHead: Sendable, Hashable {
+    /// The final response's HTTP status (after redirects); a transport throws `.httpStatus` for a
+    /// non-2xx one other than 304 instead of returning it.
     public var statusCode: Int
+    /// Content-Length in bytes, or nil when the response has none or, under URLSession, carries a
+    /// Content-Encoding (libcurl's decoded bytes are not what it counts).
     public var expectedLength: Int?
+    /// The `Content-Type` field, verbatim; Imago decides the format from the bytes, never from it.
     public var contentType: String?
+    /// The `ETag` field, verbatim: the validator a revalidation sends back as `If-None-Match`.
     public var etag: String?
+    /// The `Last-Modified` field, verbatim: sent back as `If-Modified-Since` (beside any ETag).
     public var lastModified: String?
     /// Every header field of the final response, names lowercased, repeated fields joined with
     /// ", " (RFC 9110 §5.3): what the HTTP cache policy reads (`Cache-Control`, `Expires`,
     /// `Date`, `Age`, `Vary`, `Accept-Ranges`...). Default empty.
     public var headers: [String: String] = [:]
 
+    /// A head as a transport of an app's own (or a test's) reports it; every field but the status
+    /// defaults to absent (nil, or no headers).
     public init(statusCode: Int, expectedLength: Int? = nil, contentType: String? = nil, etag: String? = nil,
                 lastModified: String? = nil, headers: [String: String] = [:]) {
         self.statusCode = statusCode
@@ -127,7 +146,9 @@ public struct FetchResponseHead: Sendable, Hashable {
 
 /// A completed fetch.
 public struct FetchResult: Sendable {
+    /// Where the body ended up.
     public enum Body: Sendable {
+        /// The whole body in memory (`.data` requests), Content-Encoding undone.
         case data(Data)
         /// A temporary file holding exactly the body; the receiver moves or deletes it.
         case file(URL)
@@ -136,7 +157,9 @@ public struct FetchResult: Sendable {
         /// `.stream`: every byte went to the request's `bodyConsumer`, none was kept.
         case streamed
     }
+    /// The final response's head (the 304's for `.notModified`).
     public var head: FetchResponseHead
+    /// The body, as the request's strategy had it received.
     public var body: Body
     /// Body bytes received: as the server sent them (before any Content-Encoding is undone)
     /// with AsyncHTTPClient; decoded bytes with URLSession, whose libcurl undoes the coding first.
@@ -166,9 +189,13 @@ public struct FetchResult: Sendable {
 /// URLSession, a Content-Encoding: libcurl reports decoded bytes, which the encoded length does
 /// not count).
 public struct FetchProgress: Sendable, Hashable {
+    /// Body bytes received so far, as the transport counts them (see
+    /// ``FetchResult/receivedBytes``).
     public var received: Int
+    /// The body's length in bytes, when known (Content-Length); nil otherwise.
     public var expected: Int?
 
+    /// Progress of `received` bytes out of `expected` (nil: unknown total).
     public init(received: Int, expected: Int?) {
         self.received = received
         self.expected = expected
@@ -195,9 +222,13 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The transfer ended short of its Content-Length (counted in the bytes the server sent,
     /// before any Content-Encoding is undone: rule HTTP-3).
     case truncated(expected: Int, received: Int)
+    /// The body is larger than the request's `maxResponseSize` (`limit`, in bytes): refused at the
+    /// head when Content-Length says so, otherwise as soon as the bytes received pass it. Not
+    /// retried.
     case tooLarge(limit: Int)
     /// A 2xx response with no body.
     case emptyData
+    /// The calling task was cancelled: the connection was closed and any download file removed.
     case cancelled
     /// The download's temporary file could not be written.
     case fileSystem(String)
@@ -242,6 +273,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A short, stable name with its values, e.g. `httpStatus(404)`, `truncated(10 of 20 bytes)`:
+    /// the vocabulary scripts and reports match on (``detail`` adds what a person needs).
     public var description: String {
         switch self {
         case .httpStatus(let code, _): "httpStatus(\(code))"

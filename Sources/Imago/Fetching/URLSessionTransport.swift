@@ -34,6 +34,11 @@ public final class URLSessionTransport: ImageTransport {
 
     deinit { session.invalidateAndCancel() }
 
+    /// Fetches `request` through this transport's URLSession with `Accept-Encoding: identity`,
+    /// judging the status at the head (a refused body is never read). `.stream` is buffered
+    /// first (``ImageTransport/fetchBufferedThenStream(_:pieceSize:progress:)``); the idle
+    /// timeout is rounded up to whole seconds. Cancelling the calling task throws `.cancelled`
+    /// at once; the task's teardown finishes in the background.
     public func fetch(_ request: FetchRequest,
                       progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
         try request.checkURL()

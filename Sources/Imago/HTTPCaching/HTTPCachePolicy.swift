@@ -37,6 +37,8 @@ public struct HTTPCachePolicy: Sendable, Hashable, CustomStringConvertible {
     /// so that a file untouched for years is not trusted for months).
     public var maxHeuristicLifetime: Duration
 
+    /// A policy with every default: `.http` mode, no time to live, no forced revalidation, and a
+    /// 24-hour cap on heuristic freshness.
     public init(mode: Mode = .http, timeToLive: Duration? = nil, alwaysRevalidate: Bool = false,
                 maxHeuristicLifetime: Duration = .seconds(86_400)) {
         self.mode = mode
@@ -50,6 +52,8 @@ public struct HTTPCachePolicy: Sendable, Hashable, CustomStringConvertible {
     /// Store everything (except `no-store`), reuse without asking.
     public static let aggressive = HTTPCachePolicy(mode: .aggressive)
 
+    /// The mode and any overrides, comma-separated, for logs and reports: e.g. `http`,
+    /// `aggressive, ttl 60.0 s`, `http, always revalidate` (the heuristic cap is not shown).
     public var description: String {
         var parts = [mode.rawValue]
         if let timeToLive { parts.append("ttl \(timeToLive.seconds) s") }

@@ -19,6 +19,7 @@ public struct MemoryBudgets: Sendable, Equatable {
     /// The effective limit the budgets derive from.
     public var limitBytes: Int
 
+    /// The budgets of a limit of `limitBytes` (a negative one is read as 0).
     public init(limitBytes: Int) { self.limitBytes = max(0, limitBytes) }
 
     /// The budgets of the current effective limit.

@@ -22,6 +22,8 @@ public struct MemoryEnvironment: Sendable {
     /// `MemoryPressureMonitor.shared`, watching this process's cgroup).
     public var pressureMonitor: MemoryPressureMonitor
 
+    /// An environment from its parts: `limit` is called at every decision; the rest default to this
+    /// process's pixel memory, no resident-memory reading (nil: unknown) and the shared monitor.
     public init(limit: @escaping @Sendable () -> MemoryLimit, pixels: PixelMemoryGauge = .process,
                 anonymousResidentBytes: @escaping @Sendable () -> Int? = { nil },
                 pressureMonitor: MemoryPressureMonitor = .shared) {

@@ -18,9 +18,16 @@ import Synchronization
 /// mountinfo or no cgroup at all give physical memory (or the limits that could be read), and
 /// `explanation` says what was ignored. On other systems than Linux it is physical memory.
 public struct MemoryLimit: Sendable, Equatable {
+    /// Where the figure in ``bytes`` came from.
     public enum Source: String, Sendable, Equatable {
+        /// A cgroup v2 `memory.max` of the process's cgroup or an ancestor, at most physical
+        /// memory.
         case cgroupV2 = "cgroup v2"
+        /// A cgroup v1 `memory.limit_in_bytes` or `memory.memsw.limit_in_bytes` of the process's
+        /// cgroup or an ancestor, at most physical memory.
         case cgroupV1 = "cgroup v1"
+        /// No smaller cgroup limit applies (none set, none found, or not Linux), or an application
+        /// supplied a fixed limit (`MemoryEnvironment.fixedLimit`).
         case physicalMemory = "physical memory"
     }
 

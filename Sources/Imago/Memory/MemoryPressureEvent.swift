@@ -7,8 +7,10 @@ public enum MemoryPressureLevel: Int, Sendable, Comparable, CustomStringConverti
     /// Near or at the limit: drop everything that can be dropped, or be OOM-killed.
     case critical
 
+    /// Orders by severity: `normal < warning < critical`.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The level's name in lowercase: `normal`, `warning` or `critical`.
     public var description: String {
         switch self {
         case .normal: return "normal"
@@ -40,6 +42,7 @@ public enum MemoryPressureMechanism: String, Sendable, Equatable, CaseIterable {
 
 /// One change in memory pressure, as delivered to observers.
 public struct MemoryPressureEvent: Sendable {
+    /// How severe the pressure is now; `.normal` when it has subsided.
     public var level: MemoryPressureLevel
     /// The source that fired.
     public var mechanism: MemoryPressureMechanism
@@ -51,6 +54,8 @@ public struct MemoryPressureEvent: Sendable {
     /// The limit, read again for this event (a limit can change while running).
     public var limit: MemoryLimit
 
+    /// An event with every field given: the monitor makes them, and so may a test or an
+    /// application's own pressure source.
     public init(level: MemoryPressureLevel, mechanism: MemoryPressureMechanism, time: ContinuousClock.Instant,
                 usageBytes: Int?, limit: MemoryLimit) {
         self.level = level

@@ -21,6 +21,8 @@ import Synchronization
 ///
 /// Handlers run on the watcher thread (or on the caller's of `simulate`); keep them short.
 public final class MemoryPressureMonitor: Sendable {
+    /// The monitor's thresholds, PSI triggers and intervals, fixed at `init`; each property states
+    /// its default.
     public struct Configuration: Sendable, Equatable {
         /// Usage / limit at which the v1 threshold and the polling fallback report `.warning`
         /// (default 0.75).
@@ -41,6 +43,9 @@ public final class MemoryPressureMonitor: Sendable {
         /// Quiet time after a warning or critical before `.normal` is sent (default 2 s).
         public var recoveryInterval: Duration
 
+        /// A configuration with every default: warning at 75 % and critical at 90 % of the limit,
+        /// PSI triggers of 200 ms per 2 s window, 500 ms polling, 250 ms between repeats, 2 s to
+        /// recover.
         public init(warningFraction: Double = 0.75, criticalFraction: Double = 0.90,
                     psiWarningTrigger: String = "some 200000 2000000",
                     psiCriticalTrigger: String = "full 200000 2000000",
@@ -57,11 +62,14 @@ public final class MemoryPressureMonitor: Sendable {
         }
     }
 
+    /// An observer's callback, given each event; it runs on the monitor's watcher thread (or on
+    /// the thread calling `simulate(_:)`), so it must be short and must not block.
     public typealias Handler = @Sendable (MemoryPressureEvent) -> Void
 
     /// The process's monitor.
     public static let shared = MemoryPressureMonitor()
 
+    /// The thresholds, triggers and intervals this monitor was made with.
     public let configuration: Configuration
     /// Prefix of every path read (see `MemoryLimit.read(root:)`); "/" for the real system.
     public let root: String

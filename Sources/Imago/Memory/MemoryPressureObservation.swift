@@ -21,6 +21,8 @@ public final class MemoryPressureObservation: Sendable {
         monitor?.removeObserver(id)
     }
 
+    /// Whether ``cancel()`` has run (directly or from deinit). Dropping the monitor ends the
+    /// observation without setting it.
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     deinit { cancel() }

@@ -5,7 +5,10 @@
 /// the load's tasks, the observers.
 @MainActor
 public final class ImageLoadingModel {
+    /// The pipeline this model loads through; its caches and in-flight work are shared with every
+    /// other model on the same pipeline (SHARE-2).
     public let pipeline: ImagePipeline
+    /// The phase last published, read on the MainActor; `empty` until the first `load()` (INIT-1).
     public private(set) var phase: ImagePhase = .empty
     /// The current request, nil when there is no source.
     public private(set) var request: ImageRequest?
@@ -23,6 +26,8 @@ public final class ImageLoadingModel {
     private var task: (load: ImageTask, watcher: Task<Void, Never>)?
     private let observers = PhaseObservers()
 
+    /// A model for `request` (nil: no source yet), `empty` and idle until `load()` (INIT-1); a
+    /// `load()` without a source fails, or with `.stayEmpty` stays `empty` (INIT-2).
     public convenience init(pipeline: ImagePipeline, request: ImageRequest? = nil,
                             missingSourceBehavior: MissingSourceBehavior = .fail) {
         self.init(pipeline: pipeline, request: request, missingSourceBehavior: missingSourceBehavior,
@@ -47,6 +52,8 @@ public final class ImageLoadingModel {
         task?.watcher.cancel()
     }
 
+    /// A model for `source` decoded with `options` (default: full size), at the request's default
+    /// priority; nil leaves it without a source.
     public convenience init(pipeline: ImagePipeline, source: ImageSource?, options: DecodeOptions = DecodeOptions()) {
         self.init(pipeline: pipeline, request: source.map { ImageRequest(source: $0, options: options) })
     }
@@ -74,6 +81,8 @@ public final class ImageLoadingModel {
         send(.sourceChanged(newRequest?.key))
     }
 
+    /// `setRequest(_:)` with a request for `source` decoded with `options` (default: full size);
+    /// nil clears the source (publishing `empty` if there was one).
     public func setSource(_ source: ImageSource?, options: DecodeOptions = DecodeOptions()) {
         setRequest(source.map { ImageRequest(source: $0, options: options) })
     }

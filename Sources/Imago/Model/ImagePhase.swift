@@ -7,7 +7,10 @@ public enum ImagePhase: Sendable {
     /// latest coarse image of a streaming load with previews on (PREVIEW-1), kept in the
     /// progress updates after it; never a success either.
     case loading(progress: FetchProgress?, previous: PixelBuffer?, preview: ImagePreview? = nil)
+    /// The attempt's image and where it came from (CACHE-3); terminal (TRANS-1).
     case success(ImageResponse)
+    /// The attempt failed; terminal (TRANS-1). A cancel is never one (TRANS-4), and the next
+    /// `load()` makes a new request (ERR-4).
     case failure(ImageLoadingError)
 
     /// SwiftUI AsyncImage's three phases: `loading` folds into `empty`.
@@ -19,6 +22,7 @@ public enum ImagePhase: Sendable {
         }
     }
 
+    /// True for `success` and `failure`, the phases an attempt ends in (TRANS-1).
     public var isTerminal: Bool {
         switch self {
         case .success, .failure: true
@@ -39,8 +43,11 @@ public enum ImagePhase: Sendable {
 
 /// SwiftUI AsyncImage's phase shape, without SwiftUI.
 public enum AsyncImagePhase: Sendable {
+    /// No image yet: `ImagePhase.empty` or `loading`.
     case empty
+    /// The decoded image (whatever its origin).
     case success(PixelBuffer)
+    /// The attempt failed, with `ImagePhase.failure`'s error.
     case failure(ImageLoadingError)
 }
 

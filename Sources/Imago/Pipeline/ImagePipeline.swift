@@ -13,6 +13,8 @@ import Synchronization
 /// cache), `FetchStage` (the one attempt / back-off / resume / 304 loop, whatever the strategy),
 /// `DecodeStage` (the one admission by slots and memory). The pipeline wires them.
 public final class ImagePipeline: Sendable {
+    /// What the pipeline was made with, fixed for its life (the caches and transport in it may
+    /// also be held, and used, by others).
     public let configuration: Configuration
     /// What the pipeline has done so far (fetches, decodes, cache hits).
     public let counters = PipelineCounters()
@@ -29,6 +31,9 @@ public final class ImagePipeline: Sendable {
     /// respond to pressure); it ends with the pipeline.
     private let pressureObservation = Mutex<MemoryPressureObservation?>(nil)
 
+    /// A pipeline made of `configuration` (default: a memory cache, no disk cache, the platform's
+    /// transport). With `memory.respondsToPressure` (default true) it observes the environment's
+    /// pressure monitor until it is released.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let diagnostics = PipelineDiagnostics(counters: counters, configuration: configuration.diagnostics)

@@ -4,6 +4,7 @@ import Synchronization
 /// response. Cancelling leaves the shared work, which stops only when no other load wants it
 /// (SHARE-3); changing the priority re-ranks the shared work at its next stage admission (SHARE-5).
 public final class ImageTask: Sendable {
+    /// The request as it was started; its `priority` is the starting one (``priority`` is live).
     public let request: ImageRequest
     private let livePriority: Mutex<ImageRequestPriority>
     private let task = Mutex<Task<Result<ImageResponse, ImageLoadingError>, Never>?>(nil)

@@ -29,6 +29,8 @@ extension ImagePipeline {
         /// PNG passes), published inside `loading` (rule PREVIEW-1). Default nil: none.
         public var previews: PreviewPolicy?
 
+        /// A configuration of the given groups, each defaulting to its own defaults, and no
+        /// previews: `Configuration()` is the default pipeline (memory cache, no disk cache).
         public init(dependencies: Dependencies = Dependencies(), network: Network = Network(),
                     limits: Limits = Limits(), memory: Memory = Memory(),
                     diagnostics: Diagnostics = Diagnostics(), previews: PreviewPolicy? = nil) {
@@ -71,6 +73,8 @@ extension ImagePipeline.Configuration {
         /// wrongly in their place; an app has no reason to change it.
         @_spi(Testing) public var taskPools: any TaskPoolMaking = StandardTaskPools()
 
+        /// The platform's default transport, a `MemoryCache` with its default limits, no disk
+        /// cache, and the `.system` clock, unless given.
         public init(transport: any ImageTransport = ImagePipeline.Configuration.defaultTransport(),
                     memoryCache: (any ImageMemoryCaching)? = MemoryCache<ImageRequestKey, DecodedImage>(),
                     diskCache: (any ImageDiskCaching)? = nil,
@@ -108,6 +112,8 @@ extension ImagePipeline.Configuration {
         /// harness only.
         @_spi(Testing) public var partialDownloadLocking: any PartialDownloadLocking = FlockPartialDownloadLocking()
 
+        /// `.data`, the `.http` cache policy, `RetryPolicy()` (2 retries), a 30 s idle timeout, a
+        /// 256 MiB body limit and the system temporary directory, unless given.
         public init(fetchStrategy: FetchStrategy = .data,
                     httpCachePolicy: HTTPCachePolicy = .http,
                     retryPolicy: RetryPolicy = RetryPolicy(),
@@ -130,6 +136,7 @@ extension ImagePipeline.Configuration {
         /// Decodes running at once (default: the number of active processors).
         public var maxConcurrentDecodes: Int
 
+        /// 6 fetches and one decode per active processor at once, unless given.
         public init(maxConcurrentFetches: Int = 6,
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount) {
             self.maxConcurrentFetches = maxConcurrentFetches
@@ -160,6 +167,8 @@ extension ImagePipeline.Configuration {
         /// `PixelMemory`, /proc/self/statm and `MemoryPressureMonitor.shared`).
         public var environment: MemoryEnvironment
 
+        /// A decode budget of a quarter of the effective memory limit (read when this runs), a
+        /// response to pressure, and this process's environment, unless given.
         public init(decodeBudget: Int = MemoryBudgets.current.decodeBudget,
                     respondsToPressure: Bool = true,
                     environment: MemoryEnvironment = .process) {
@@ -192,6 +201,9 @@ extension ImagePipeline.Configuration {
         /// `[("pipeline", "avatars")]` to tell two pipelines apart (default: none).
         public var metricsDimensions: [(String, String)]
 
+        /// Each argument is the property of the same name, with its default: no event handler
+        /// (events are dropped; ``ImagePipeline/counters`` are kept anyway), the quiet logger,
+        /// `MetricsSystem.factory` as it is now, no extra dimensions.
         public init(eventHandler: (@Sendable (PipelineEvent) -> Void)? = nil,
                     logger: Logger = Diagnostics.quietLogger,
                     metricsFactory: any MetricsFactory = MetricsSystem.factory,

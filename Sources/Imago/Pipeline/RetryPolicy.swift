@@ -25,6 +25,8 @@ public struct RetryPolicy: Sendable, Hashable {
     /// 408, 429 and 500-599: `FetchError.transientStatuses`.
     public static let transientStatuses = FetchError.transientStatuses
 
+    /// A policy with the defaults: 2 retries, 250 ms doubling up to 4 s, `Retry-After` honoured up
+    /// to 10 s, and 408, 429 and 5xx retried.
     public init(maxRetries: Int = 2, initialDelay: Duration = .milliseconds(250),
                 multiplier: Double = 2, maxDelay: Duration = .seconds(4),
                 maxRetryAfter: Duration = .seconds(10), retriedStatuses: IndexSet = RetryPolicy.transientStatuses) {
@@ -36,6 +38,7 @@ public struct RetryPolicy: Sendable, Hashable {
         self.retriedStatuses = retriedStatuses
     }
 
+    /// No automatic retries (`maxRetries` 0): every failure ends the load at once.
     public static let none = RetryPolicy(maxRetries: 0)
 
     /// The back-off wait before retry number `retry` (1-based).

@@ -2,7 +2,9 @@
 /// Samples are the source's own (no gamma or ICC conversion); opaque sources have alpha 255.
 /// Immutable and cheap to copy: copies share one storage.
 public struct PixelBuffer: Sendable {
+    /// Columns, in pixels (at least 1).
     public let width: Int
+    /// Rows, in pixels (at least 1).
     public let height: Int
     /// Bytes from one row to the next; `width * 4` (rows are tightly packed).
     public let bytesPerRow: Int
@@ -35,6 +37,8 @@ public struct PixelBuffer: Sendable {
     /// Decoded size in bytes (`bytesPerRow * height`), the cost a memory cache charges.
     public var byteCount: Int { bytesPerRow * height }
 
+    /// Lends the pixels' ``byteCount`` bytes (rows of ``bytesPerRow``, RGBA) to `body`; the
+    /// pointer is valid only inside it and must not be written through.
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: storage.pointer, count: byteCount))
     }

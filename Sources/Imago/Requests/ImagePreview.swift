@@ -12,6 +12,8 @@ public struct ImagePreview: Sendable {
     /// Content-Encoding was undone; the same as the bytes received for an image served as is).
     public let receivedBytes: Int
 
+    /// A preview as a streaming decode makes it (public so a test or an app's own loader can make
+    /// one); `detail` counts from 1.
     public init(pixels: PixelBuffer, detail: Int, receivedBytes: Int) {
         self.pixels = pixels
         self.detail = detail
@@ -29,6 +31,8 @@ public struct PreviewPolicy: Sendable, Hashable {
     /// a preview of a 40 MP photo at full size would double its memory for a moment.
     public var maxPixelSize: Int?
 
+    /// A policy with the defaults: at most one preview per 250 ms, and previews at most 1024
+    /// pixels on their longest side (nil: the final image's size).
     public init(minimumInterval: Duration = .milliseconds(250), maxPixelSize: Int? = 1024) {
         self.minimumInterval = minimumInterval
         self.maxPixelSize = maxPixelSize

@@ -1,6 +1,9 @@
 /// How urgent a request is. Shared work runs at the highest priority of its live subscribers.
 public enum ImageRequestPriority: Int, Sendable, Hashable, Comparable, CaseIterable {
+    /// Five levels, lowest first (raw values 0...4): a request's default is `.normal`, and
+    /// `.veryLow` is where `onDisappear()` puts a load with `DisappearBehavior.lowerPriority`.
     case veryLow = 0, low, normal, high, veryHigh
+    /// Orders by urgency: `veryLow < low < normal < high < veryHigh`.
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -23,6 +26,7 @@ public enum ImageCachePolicy: Sendable, Hashable {
 
 /// A request for an image: the source, how to decode it, how urgently, and which caches apply.
 public struct ImageRequest: Sendable, Hashable {
+    /// Where the image comes from; its ``ImageSource/identity`` is the source part of ``key``.
     public var source: ImageSource
     /// Target size, orientation, pixel limit. Part of the key.
     public var options: DecodeOptions
@@ -33,6 +37,8 @@ public struct ImageRequest: Sendable, Hashable {
     /// Overrides the pipeline's fetch strategy for this request (default nil: the pipeline's).
     public var fetchStrategy: FetchStrategy?
 
+    /// A request for `source` with the defaults: full-size decode options, `.normal` priority,
+    /// `.useCaches`, and the pipeline's fetch strategy.
     public init(source: ImageSource, options: DecodeOptions = DecodeOptions(),
                 priority: ImageRequestPriority = .normal, cachePolicy: ImageCachePolicy = .useCaches,
                 fetchStrategy: FetchStrategy? = nil) {
@@ -54,6 +60,8 @@ public struct ImageRequest: Sendable, Hashable {
 public struct ImageRequestKey: Sendable, Hashable, CustomStringConvertible {
     /// The source's identity: keys the disk cache (original bytes) and fetch coalescing.
     public let source: String
+    /// The decode options; every one changes the pixels, so requests that differ in any have
+    /// different keys (SOURCE-3).
     public let options: DecodeOptions
 
     /// The key of a request for the source whose `ImageSource.identity` is `source`, decoded with
@@ -64,6 +72,8 @@ public struct ImageRequestKey: Sendable, Hashable, CustomStringConvertible {
         self.options = options
     }
 
+    /// The source identity, then the options that differ from the defaults, `|`-separated, e.g.
+    /// `url:https://example.com/a.jpg|max=256|oriented`: for logs and diagnostics.
     public var description: String {
         var parts = [source]
         if let size = options.maxPixelSize { parts.append("max=\(size)") }

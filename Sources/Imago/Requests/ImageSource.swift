@@ -30,7 +30,10 @@ public enum ImageSource: Sendable, Hashable {
         }
     }
 
+    /// Equal when the identities are equal (``identity``): two `.data` sources with one id are the
+    /// same image, whatever their bytes.
     public static func == (lhs: ImageSource, rhs: ImageSource) -> Bool { lhs.identity == rhs.identity }
+    /// Hashes ``identity``, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 }
 
@@ -64,16 +67,24 @@ extension ImageSource: Codable {
 
 /// What a custom provider hands back.
 public enum ProvidedImage: Sendable {
+    /// Encoded PNG, JPEG or WebP bytes, decoded by the pipeline like any other source's.
     case encoded(Data)
+    /// Decoded pixels, only scaled down to the request's options.
     case pixels(PixelBuffer)
 }
 
 /// A custom image provider: a stable `id` (the cache identity: two providers with one id are
 /// the same image) and an async way to produce it.
 public struct CustomImageSource: Sendable {
+    /// The source's identity (``ImageSource/identity`` is `custom:` + `id`): two providers with one
+    /// id are the same image to every cache and to coalescing.
     public let id: String
+    /// Produces the image; the pipeline calls it in its own task (not on the main actor), once
+    /// for all concurrent loads of one key (SHARE-2) and not at all on a memory hit. A thrown
+    /// error fails the load with `.provider` (a `CancellationError` with `.cancelled`).
     public let load: @Sendable () async throws -> ProvidedImage
 
+    /// A provider named `id` whose image `load` produces.
     public init(id: String, load: @escaping @Sendable () async throws -> ProvidedImage) {
         self.id = id
         self.load = load

@@ -1,5 +1,6 @@
 /// A loader configuration the suite runs against.
 public struct ConformanceSubject: Sendable {
+    /// Whose loader a subject is; reports group and label subjects by it.
     public enum Kind: String, Sendable, Codable {
         /// One of Imago's own configurations.
         case imago
@@ -9,8 +10,12 @@ public struct ConformanceSubject: Sendable {
         case other
     }
 
+    /// The subject's name in reports, result logs and `imago conform --subject` (e.g.
+    /// `imago-data-memory`); unique within one run.
     public let name: String
+    /// Whose loader it is (default `.other`).
     public let kind: Kind
+    /// What the loader declares it has: the rules needing a missing capability report n/a.
     public let capabilities: LoaderCapabilities
     /// Rule IDs this subject is known to break (mutants); empty for a loader that should conform.
     public let expectedToFail: [String]
@@ -18,6 +23,8 @@ public struct ConformanceSubject: Sendable {
     /// check models a restart or a second process (same directories, new instance).
     public let makeLoader: @MainActor @Sendable (LoaderContext) throws -> any LoaderUnderTest
 
+    /// A subject named `name` whose loaders `makeLoader` builds on the main actor, one or more per
+    /// check; `kind` defaults to `.other` and `expectedToFail` to none (a loader meant to conform).
     public init(name: String, kind: Kind = .other, capabilities: LoaderCapabilities,
                 expectedToFail: [String] = [],
                 makeLoader: @escaping @MainActor @Sendable (LoaderContext) throws -> any LoaderUnderTest) {

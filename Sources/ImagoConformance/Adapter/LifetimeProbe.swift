@@ -19,5 +19,6 @@ public protocol LifetimeProbe: AnyObject {
 }
 
 extension LoaderUnderTest {
+    /// No probe by default: MEM-5 then sees only the adapter's own objects freed.
     public var lifetime: (any LifetimeProbe)? { nil }
 }

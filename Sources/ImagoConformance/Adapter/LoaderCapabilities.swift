@@ -6,7 +6,9 @@
 /// which rules it turns on. Rules without a capability (INIT, TRANS, CACHE-3, SOURCE-1/2,
 /// SHARE-1..4, ERR, RETRY-3, ORDER, MEM-5, HTTP-3) apply to every loader.
 public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The capability bits, one per static member below (bit 0 `memoryCache`, and so on).
     public let rawValue: Int
+    /// The capabilities whose bits are set in `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// A memory cache of decoded images, inspectable through `MemoryCacheProbe`.
@@ -149,6 +151,8 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
         (.decodesWhileStreaming, "decodesWhileStreaming"), (.progressivePreviews, "progressivePreviews"),
     ]
 
+    /// The names of the declared capabilities, comma-separated without spaces (e.g.
+    /// `memoryCache,diskCache,retries`): how reports list them.
     public var description: String {
         Self.names.filter { contains($0.0) }.map(\.1).joined(separator: ",")
     }

@@ -47,6 +47,9 @@ public struct LoaderContext: Sendable {
     /// closer together than this (zero: as often as scans complete).
     public var previewInterval: Duration?
 
+    /// A context on `cacheDirectory` and `temporaryDirectory` (a check's are fresh and empty)
+    /// with `clock` (default: a new `ManualClock` at zero); every other knob starts at its
+    /// stated default.
     public init(cacheDirectory: URL, temporaryDirectory: URL, clock: ManualClock = ManualClock()) {
         self.cacheDirectory = cacheDirectory
         self.temporaryDirectory = temporaryDirectory

@@ -2,15 +2,19 @@ import Foundation
 
 /// What a check asks to load: a URL (nil for "no source") and an optional target size.
 public struct ConformanceSource: Sendable, Hashable, CustomStringConvertible {
+    /// The image's URL on the suite's loopback server (the check's own path prefix).
     public var url: URL
     /// Longest side of the output in pixels (default nil: full size). Part of the key (SOURCE-3).
     public var maxPixelSize: Int?
 
+    /// A source for `url` at full size, or scaled to fit `maxPixelSize` on its longest side.
     public init(url: URL, maxPixelSize: Int? = nil) {
         self.url = url
         self.maxPixelSize = maxPixelSize
     }
 
+    /// The URL's path, then `@` and the size when one is asked, e.g. `/cache-1/small.png@32`: how
+    /// steps and evidence name a source.
     public var description: String { url.path + (maxPixelSize.map { "@\($0)" } ?? "") }
 }
 
@@ -81,16 +85,27 @@ public protocol ModelUnderTest: AnyObject {
 }
 
 extension ModelUnderTest {
+    /// Ignores the priority: the default for a model without `.priorities`.
     public func setPriority(_ priority: Int) {}
+    /// nil: the default for a model without an asynchronous phase stream (ORDER-2 then judges
+    /// `observe(_:)` alone).
     public var phases: AsyncStream<ObservedPhase>? { nil }
 }
 
 /// A loader's memory cache, as the MEM rules inspect it.
 @MainActor
 public protocol MemoryCacheProbe: AnyObject {
+    /// Bytes the cache charges for what it holds now: the sum of its entries' decoded sizes
+    /// (MEM-1).
     var totalCost: Int { get }
+    /// The total limit the cache enforces, in bytes: `LoaderContext.memoryCostLimit` when the check
+    /// set one (MEM-1 checks it was passed on).
     var costLimit: Int { get }
+    /// Whether the cache holds the decoded image for `source` (its URL and size) now: how the
+    /// checks see what was evicted.
     func contains(_ source: ConformanceSource) -> Bool
+    /// Drops least recently used entries until `totalCost` is at most `cost` (MEM-3); what
+    /// remains must still be served from memory.
     func trim(toCost cost: Int)
 }
 
@@ -102,6 +117,8 @@ public protocol MemoryCacheProbe: AnyObject {
 public protocol DiskCacheProbe: AnyObject {
     /// Bytes held, as the cache accounts them.
     var totalSize: Int { get }
+    /// The size limit the cache enforces, in bytes: `LoaderContext.diskSizeLimit` when the check
+    /// set one (DISK-4 checks it was passed on).
     var sizeLimit: Int { get }
     /// Complete entries held.
     var entryCount: Int { get }

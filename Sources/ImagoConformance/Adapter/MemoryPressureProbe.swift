@@ -18,5 +18,6 @@ public protocol MemoryPressureProbe: AnyObject {
 }
 
 extension LoaderUnderTest {
+    /// No probe by default: for loaders that do not declare `.memoryPressure`.
     public var memoryPressure: (any MemoryPressureProbe)? { nil }
 }

@@ -1,6 +1,8 @@
 /// The verdict of one rule for one subject.
 public enum CheckStatus: String, Sendable, Codable {
+    /// The loader did what the rule asks.
     case pass
+    /// The loader broke the rule; the evidence says what was observed and what to change.
     case fail
     /// The subject lacks a declared capability the rule needs (the evidence names it), or
     /// declared a profile that the rule exempts.
@@ -16,14 +18,19 @@ public enum CheckStatus: String, Sendable, Codable {
 /// One rule's outcome with what was observed (phase sequences, request and decode counts,
 /// bytes) and the numbered steps the check took on the loader to get there.
 public struct CheckResult: Sendable, Codable, Equatable {
+    /// The rule's ID, e.g. `SHARE-2` (Docs/phase-rules.md).
     public let rule: String
+    /// Pass, fail, n/a or crashed; ``CheckStatus/isFailing`` says whether it breaks the rule.
     public let status: CheckStatus
+    /// What was observed (phase sequences, request and decode counts, bytes), and for a failure
+    /// what the loader should do instead.
     public let evidence: String
     /// Every action the check took, in order: loaders created and released, models created
     /// (with their source), `load()`, `cancel()`, `retry()`, `setSource(_:)`, observers
     /// attached, cache probes used, server gates opened (default empty).
     public let steps: [String]
 
+    /// A result of `status` for `rule` with its evidence; `steps` defaults to none.
     public init(rule: String, status: CheckStatus, evidence: String, steps: [String] = []) {
         self.rule = rule
         self.status = status

@@ -6,8 +6,12 @@ import ImagoTestServer
 /// steps it takes, recorded by wrapping the loaders and models it hands out.
 @MainActor
 public final class CheckRun {
+    /// The loader configuration under test: its capabilities decide what the check may ask.
     public let subject: ConformanceSubject
+    /// The loopback server this subject's checks share; this check's routes live under its own
+    /// path prefix (the rule ID, lowercased).
     public let server: TestServer
+    /// The shipped images a check serves.
     public let images: ConformanceImages
     /// How long a check waits to see that nothing more is published (default 150 ms). Only
     /// proofs of absence wait this long; every ordering is decided by gates and counters.
@@ -75,6 +79,9 @@ public final class CheckRun {
     /// What `route(_:_:faults:maxPixelSize:)` sends by default.
     public static let cacheableForADay = "max-age=86400"
 
+    /// Serves `route` (its body, content type and faults exactly as given: no default
+    /// `Cache-Control`) at `name` under this check's prefix, records it as a step, and returns its
+    /// source.
     @discardableResult
     public func route(_ name: String, _ route: Route, maxPixelSize: Int? = nil) -> ConformanceSource {
         let path = prefix + "/" + name

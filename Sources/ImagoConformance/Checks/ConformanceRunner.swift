@@ -12,6 +12,8 @@ public struct ConformanceRunner: Sendable {
     /// (default nil: no log; the report is only what `run` returns). See `ResultLog`.
     public var resultLog: ResultLog?
 
+    /// A runner of `checks` (default: every check) waiting `settleWindow` (default 150 ms) for
+    /// proofs of absence, and writing to `resultLog` (default none).
     public init(checks: [ConformanceCheck] = ConformanceCheck.all, settleWindow: Duration = .milliseconds(150),
                 resultLog: ResultLog? = nil) {
         self.checks = checks

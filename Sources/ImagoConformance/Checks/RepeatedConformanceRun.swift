@@ -8,6 +8,8 @@ public struct RepeatedConformanceRun: Sendable {
     /// interest needs, e.g. 3 in CI, 20 to show a verdict holds).
     public var times: Int
 
+    /// Runs `runner` (default: every check, 150 ms settle window, no log) `times` times; traps when
+    /// `times` is less than 1.
     public init(runner: ConformanceRunner = ConformanceRunner(), times: Int) {
         precondition(times >= 1, "RepeatedConformanceRun needs at least one run")
         self.runner = runner

@@ -4,6 +4,7 @@ import Foundation
 public struct ConformanceImage: Sendable {
     /// The encoded file (8-bit RGBA PNG, so decoded pixels are exactly the source's).
     public let bytes: [UInt8]
+    /// The size and pixels a correct decode of `bytes` gives.
     public let fingerprint: ImageFingerprint
     /// width × height × 4: the cost a memory cache must charge (MEM-1).
     public var decodedByteCount: Int { fingerprint.width * fingerprint.height * 4 }
@@ -24,8 +25,9 @@ public struct ConformanceImages: Sendable {
     public let other: ConformanceImage
     /// 96×96: four times the cost of a 48×48.
     public let large: ConformanceImage
-    /// 48×48, twice, distinct.
+    /// 48×48.
     public let tiny1: ConformanceImage
+    /// 48×48, distinct from `tiny1` (other pixels, the same cost).
     public let tiny2: ConformanceImage
     /// 256×256 (about 200 KB encoded): several progress reports when throttled.
     public let big: ConformanceImage

@@ -3,10 +3,15 @@ import Synchronization
 /// A clock that only moves when the test says so; sleepers wake when `advance` passes their
 /// deadline. Lets retry back-off be tested without real waiting.
 public final class ManualClock: Clock, Sendable {
+    /// A point on the manual clock: how far it is from the clock's start.
     public struct Instant: InstantProtocol {
+        /// Time since the clock's start (zero when the clock was made).
         public var offset: Duration
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other` (negative when `other` is earlier).
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Orders by `offset`.
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
@@ -23,12 +28,17 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private let state = Mutex(State())
+    /// A clock at zero with no sleepers.
     public init() {}
+    /// The current instant; moves only through ``advance(by:)``.
     public var now: Instant { state.withLock { $0.now } }
+    /// Zero: any deadline can be met exactly.
     public var minimumResolution: Duration { .zero }
     /// Sleepers waiting for a deadline (a check knows a back-off has begun when this rises).
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Suspends until ``advance(by:)`` reaches `deadline` (at once when it already has);
+    /// `tolerance` is ignored. Throws `CancellationError` when the calling task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state -> Int in
             state.nextID += 1
@@ -60,6 +70,8 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
+    /// Moves the clock on by `duration` and wakes every sleeper whose deadline it reached, after
+    /// the move (they resume on their own executors).
     public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)

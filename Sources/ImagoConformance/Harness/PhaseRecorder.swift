@@ -25,12 +25,14 @@ public final class PhaseRecorder: Sendable {
     }
 
 
+    /// Every phase received so far, in order (the current one at creation first).
     public var phases: [ObservedPhase] { log.events.withLock { $0.map(\.phase) } }
     /// Every phase with the moment it reached the observer (PREVIEW-1 bounds the previews' rate
     /// with these: a publication arrives at or after the moment the loader made it).
     public var timedPhases: [(at: ContinuousClock.Instant, phase: ObservedPhase)] {
         log.events.withLock { $0.map { (at: $0.at, phase: $0.phase) } }
     }
+    /// How many phases have been received so far.
     public var count: Int { log.events.withLock { $0.count } }
     /// Publications that did not arrive on the main thread.
     public var offMainCount: Int { log.events.withLock { $0.filter { !$0.onMainThread }.count } }

@@ -19,6 +19,7 @@ public final class StreamRecorder {
         }
     }
 
+    /// Every phase the stream has yielded so far, in order.
     public var phases: [ObservedPhase] { log.phases.withLock { $0 } }
 
     /// Waits until `condition` holds over the phases so far; false when `timeout` passed first.

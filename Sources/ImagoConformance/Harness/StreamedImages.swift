@@ -4,8 +4,11 @@
 public struct StreamedImage: Sendable {
     /// The encoded file.
     public let bytes: [UInt8]
+    /// The Content-Type it is served with: `image/jpeg` or `image/png`.
     public let contentType: String
+    /// Columns, in pixels.
     public let width: Int
+    /// Rows, in pixels.
     public let height: Int
     /// The pixels a correct decode gives, when they are exact (PNG); nil for a JPEG, whose
     /// pixels depend on the decoder (FETCH-3 compares them between strategies instead).

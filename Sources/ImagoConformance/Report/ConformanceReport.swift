@@ -5,6 +5,7 @@ import Foundation
 /// "results":[{"rule":…,"status":"pass"|"fail"|"n/a"|"crashed","evidence":…,"steps":[…]}]}],
 /// "runs":N,"flips":[{"subject":…,"rule":…,"counts":{"pass":17,"fail":3}}]}`.
 public struct ConformanceReport: Sendable, Codable, Equatable {
+    /// One report per subject, in the order they ran.
     public var subjects: [SubjectReport]
     /// How many times the subjects were run (default 1). With more than one run (see
     /// `RepeatedConformanceRun`) each result is the first failing one of its (subject, rule)
@@ -13,6 +14,8 @@ public struct ConformanceReport: Sendable, Codable, Equatable {
     /// The (subject, rule) pairs whose verdict differed between runs (default empty).
     public var flips: [VerdictFlip]
 
+    /// A report of `subjects` after `runs` runs (default 1) with the verdicts that flipped
+    /// (default none).
     public init(subjects: [SubjectReport], runs: Int = 1, flips: [VerdictFlip] = []) {
         self.subjects = subjects
         self.runs = runs
@@ -32,12 +35,17 @@ public struct ConformanceReport: Sendable, Codable, Equatable {
     /// True when every subject failed exactly its expected rules and no verdict flipped.
     public var meetsExpectation: Bool { flips.isEmpty && subjects.allSatisfy(\.meetsExpectation) }
 
+    /// The report as the JSON contract above: pretty-printed, keys sorted, slashes unescaped,
+    /// ending in a newline. Throws only if encoding fails.
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 
+    /// One line per (subject, rule) under the header
+    /// `subject,kind,rule,status,expected_to_fail,evidence`, fields quoted as RFC 4180 asks;
+    /// steps are left out.
     public func csv() -> String {
         var lines = ["subject,kind,rule,status,expected_to_fail,evidence"]
         for subject in subjects {

@@ -1,11 +1,15 @@
 /// Every rule's result for one subject.
 public struct SubjectReport: Sendable, Codable, Equatable {
+    /// The subject's name (``ConformanceSubject/name``).
     public let name: String
+    /// Whose loader it is.
     public let kind: ConformanceSubject.Kind
     /// The rules this subject is expected to break (mutants); empty for a conforming loader.
     public let expectedToFail: [String]
+    /// One result per check that ran, in run order.
     public let results: [CheckResult]
 
+    /// A subject's report from its parts.
     public init(name: String, kind: ConformanceSubject.Kind, expectedToFail: [String], results: [CheckResult]) {
         self.name = name
         self.kind = kind
@@ -23,5 +27,6 @@ public struct SubjectReport: Sendable, Codable, Equatable {
         Set(failedRules) == Set(expectedToFail).intersection(results.map(\.rule))
     }
 
+    /// The result for `rule` (an ID such as `SHARE-2`), or nil when that check did not run.
     public func result(for rule: String) -> CheckResult? { results.first { $0.rule == rule } }
 }

@@ -1,10 +1,13 @@
 /// A (subject, rule) whose verdict was not the same in every run, with how often each came.
 public struct VerdictFlip: Sendable, Codable, Equatable, CustomStringConvertible {
+    /// The subject's name (``ConformanceSubject/name``), as its report has it.
     public let subject: String
+    /// The rule's ID, e.g. `SHARE-4`.
     public let rule: String
     /// Runs per verdict, keyed by `CheckStatus.rawValue` ("pass", "fail", "n/a", "crashed").
     public let counts: [String: Int]
 
+    /// A flip of `rule` for `subject` with its verdict counts.
     public init(subject: String, rule: String, counts: [String: Int]) {
         self.subject = subject
         self.rule = rule

@@ -11,6 +11,7 @@ import Synchronization
 /// (no buffer in user space to lose), and processes appending to one log never interleave
 /// within a line.
 public final class ResultLog: Sendable {
+    /// The file the lines are appended to, as given to `init`.
     public let url: URL
     private let descriptor: Mutex<Int32?>
 
@@ -57,13 +58,19 @@ public final class ResultLog: Sendable {
 /// `close(2)`, out of reach of `ResultLog.close()`'s name.
 private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 
+/// Why a results log could not be opened, written or read; the message names the file.
 public enum ResultLogError: Error, CustomStringConvertible {
+    /// The file could not be opened (its path and `errno`).
     case open(String, errno: Int32)
+    /// A line could not be written whole (its path, and `errno`; 0 for a short write, which
+    /// means the disk is full).
     case write(String, errno: Int32)
+    /// `append` after ``ResultLog/close()`` (its path).
     case closed(String)
     /// A line that is not a `ResultLogEntry`, other than a torn last line (1-based line number).
     case malformedLine(String, line: Int)
 
+    /// One line naming the file and what went wrong, with the system's message for `errno`.
     public var description: String {
         switch self {
         case .open(let path, let code): "cannot open results log \(path): \(String(cString: strerror(code)))"

@@ -4,11 +4,15 @@
 /// - `{"event":"result","subject":…,"rule":…,"status":…,"evidence":…,"steps":[…],"durationMilliseconds":…}`
 ///   after it.
 public struct ResultLogEntry: Sendable, Codable, Equatable {
+    /// Which kind of line it is.
     public enum Event: String, Sendable, Codable {
+        /// `subject` opens a subject, `start` comes before a check, `result` after it.
         case subject, start, result
     }
 
+    /// Which of the three lines this is; it decides which optional fields are set.
     public var event: Event
+    /// The subject's name, on every line.
     public var subject: String
     /// `subject` lines only.
     public var kind: ConformanceSubject.Kind?
@@ -18,11 +22,14 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
     public var rule: String?
     /// `result` lines only, as are the fields below.
     public var status: CheckStatus?
+    /// `result` lines: what was observed (``CheckResult/evidence``).
     public var evidence: String?
+    /// `result` lines: the steps the check took (``CheckResult/steps``).
     public var steps: [String]?
     /// Wall time the check took, from its `start` line to its `result` line.
     public var durationMilliseconds: Double?
 
+    /// A line from its fields; each optional one defaults to absent (left out of the JSON).
     public init(event: Event, subject: String, kind: ConformanceSubject.Kind? = nil, expectedToFail: [String]? = nil,
                 rule: String? = nil, status: CheckStatus? = nil, evidence: String? = nil, steps: [String]? = nil,
                 durationMilliseconds: Double? = nil) {

@@ -9,6 +9,7 @@ public enum ShippedImageError: Error, Sendable, Equatable, CustomStringConvertib
     /// A check asked for an image that `ShippedImage.all` does not list.
     case notShipped(String)
 
+    /// One line naming the file, what is wrong and the command that fixes it.
     public var description: String {
         switch self {
         case .missing(let name):

@@ -55,6 +55,8 @@ public struct NginxAccessLogEntry: Sendable, Hashable, CustomStringConvertible {
         return text[..<end].split(separator: "\n").compactMap { NginxAccessLogEntry(line: $0) }
     }
 
+    /// `URI STATUS N bytes`, then the Content-Encoding in parentheses, `incomplete`, and
+    /// `cache STATUS` when they apply: one entry as a failure message prints it.
     public var description: String {
         "\(requestURI) \(status) \(bodyBytesSent) bytes"
             + (contentEncoding.map { " (\($0))" } ?? "") + (completed ? "" : " incomplete")

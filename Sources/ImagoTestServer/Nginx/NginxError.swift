@@ -21,6 +21,8 @@ public enum NginxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The `stub_status` page could not be fetched or read (why, with what nginx sent).
     case statusUnreadable(String)
 
+    /// `nginx …: ` and the case's detail; start-up failures add nginx's standard error and
+    /// error.log on the following lines.
     public var description: String {
         switch self {
         case .unavailable(let reason): "nginx unavailable: \(reason)"

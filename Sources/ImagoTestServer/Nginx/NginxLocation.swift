@@ -12,6 +12,7 @@ import Foundation
 /// ]
 /// ```
 public struct NginxLocation: Sendable, Hashable {
+    /// Which request paths a location takes: nginx's `location = PATH` or `location PATH`.
     public enum Match: Sendable, Hashable {
         /// `location = PATH`: this path only.
         case exact(String)
@@ -19,20 +20,25 @@ public struct NginxLocation: Sendable, Hashable {
         case prefix(String)
     }
 
+    /// Which request paths this location takes.
     public var match: Match
     /// In order; nginx itself decides what runs when (a `return` ends the request in its
     /// rewrite phase, headers are added to whatever answer goes out).
     public var directives: [NginxDirective]
 
+    /// A location taking `match`'s paths and running `directives` there, in order.
     public init(_ match: Match, _ directives: [NginxDirective]) {
         self.match = match
         self.directives = directives
     }
 
+    /// `location = path`: `directives` for exactly this path.
     public static func exact(_ path: String, _ directives: NginxDirective...) -> NginxLocation {
         NginxLocation(.exact(path), directives)
     }
 
+    /// `location path`: `directives` for every path starting with `path` (the longest matching
+    /// prefix wins).
     public static func prefix(_ path: String, _ directives: NginxDirective...) -> NginxLocation {
         NginxLocation(.prefix(path), directives)
     }
@@ -82,7 +88,8 @@ public enum NginxDirective: Sendable, Hashable {
     /// timeout a test sets, so the client gives up first).
     case proxy(to: NginxUpstream, timeoutSeconds: Int = 60)
     /// A caching reverse proxy: `proxy_pass` to `to` through the server's one shared cache
-    /// zone (see ``NginxProxyCache``), with `proxy_buffering on` (nginx caches only what it
+    /// zone (`imago_cache`: at most 64 MiB in the server's temporary directory, an entry unused
+    /// for 10 minutes dropped), with `proxy_buffering on` (nginx caches only what it
     /// buffers), the cache key `$scheme$proxy_host$request_uri`, and an `X-Cache-Status`
     /// response header from `$upstream_cache_status` (MISS, HIT, EXPIRED, REVALIDATED, ...).
     /// nginx honours the origin's `Cache-Control` and `Expires` (`s-maxage` before `max-age`;

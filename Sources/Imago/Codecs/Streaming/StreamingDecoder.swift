@@ -21,6 +21,7 @@ public final class StreamingDecoder {
         case complete
     }
 
+    /// How to decode (output size, orientation, pixel limit), fixed for this decoder's one image.
     public let options: DecodeOptions
     /// Raised to stop the decode (`push`, `renderPreview` and `finish` then throw `.cancelled`).
     public let cancellation = DecodeCancellation()
@@ -41,6 +42,8 @@ public final class StreamingDecoder {
     private var lastStop = Stop.needsInput
     private var previewsOn = false
 
+    /// A decoder for one image, waiting for its first bytes; nothing is allocated until `push`
+    /// has read the signature.
     public init(options: DecodeOptions = DecodeOptions()) {
         self.options = options
     }

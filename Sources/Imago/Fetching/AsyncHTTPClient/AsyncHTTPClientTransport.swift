@@ -63,6 +63,10 @@ public final class AsyncHTTPClientTransport: ImageTransport {
         if first { try await client.shutdown() }
     }
 
+    /// Fetches `request`, taking the body into memory, a file or the request's consumer chunk by
+    /// chunk as it arrives, under the request's exact idle timeout and the configuration's
+    /// `totalTimeout`. Throws `.transport` after ``shutdown()`` and `.cancelled` when the calling
+    /// task is cancelled (no download file is left behind).
     public func fetch(_ request: FetchRequest,
                       progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
         let httpRequest = try RequestBuilder.make(request)   // a bad URL fails before any I/O

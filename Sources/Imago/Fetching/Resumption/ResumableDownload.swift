@@ -290,6 +290,8 @@ public final class ResumableDownload: Sendable, Hashable {
 
     deinit { close() }
 
+    /// Identity: a partial download equals only itself (one per fetch, owning its file's lock).
     public static func == (lhs: ResumableDownload, rhs: ResumableDownload) -> Bool { lhs === rhs }
+    /// Hashes the object identity, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -2,7 +2,13 @@ import Synchronization
 
 /// One step of a load, timestamped so the benchmark can attribute time to stages.
 public struct PipelineEvent: Sendable {
+    /// Which step an event marks.
     public enum Kind: String, Sendable {
+        /// `queued`: a memory miss joined or started the work for its request key; `fetchStart` and
+        /// `fetchEnd`: a transport request began and ended (each retry again), `firstByte` between
+        /// them at its first body bytes; `decodeStart` and `decodeEnd`: a decode was admitted (slot
+        /// and memory) and let go; `cacheStore`: an image went into the memory cache or a response
+        /// onto disk; `retry`: a back-off before another request began.
         case queued, fetchStart, firstByte, fetchEnd, decodeStart, decodeEnd, cacheStore, retry
         /// A fresh disk entry served the load without a request.
         case diskFresh
@@ -15,17 +21,22 @@ public struct PipelineEvent: Sendable {
     }
     /// The request key (decode-stage events) or the source identity (fetch-stage events).
     public let key: String
+    /// Which step this event marks.
     public let kind: Kind
+    /// When it was emitted: `ContinuousClock.now` on the thread that emitted it.
     public let time: ContinuousClock.Instant
 }
 
 /// Running totals, for tests and the benchmark: how much work the pipeline really did.
 public final class PipelineCounters: Sendable {
+    /// The counters at one moment; each starts at 0 and only grows.
     public struct Snapshot: Sendable, Hashable {
         /// Transport requests started (retries count again).
         public var fetches = 0
         /// Decodes started (memory hits and coalesced joins do not decode).
         public var decodes = 0
+        /// Loads answered by the memory cache's synchronous lookup (`cachedResponse(for:)`,
+        /// CACHE-1).
         public var memoryHits = 0
         /// Loads served by the disk cache: fresh entries plus revalidated ones (304).
         public var diskHits = 0
@@ -56,6 +67,7 @@ public final class PipelineCounters: Sendable {
     }
 
     private let state = Mutex(Snapshot())
+    /// The counters now, read atomically (all fields from one moment).
     public var snapshot: Snapshot { state.withLock { $0 } }
     func record(_ update: (inout Snapshot) -> Void) { state.withLock { update(&$0) } }
 }
