@@ -77,6 +77,9 @@ public struct RetryPolicy: Sendable, Hashable {
         /// The server's `Retry-After` (this wait) is longer than `maxRetryAfter`.
         case retryAfterTooLong(Duration)
 
+        /// The decision in words, as the pipeline's "not retried" log record gives it as `why`
+        /// ("not retryable", "retries used up", "Retry-After (10.0 seconds) longer than
+        /// maxRetryAfter"; "retry after 0.25 seconds" for a retry).
         public var description: String {
             switch self {
             case .retry(let wait): "retry after \(wait)"
