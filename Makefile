@@ -233,10 +233,9 @@ test-asan: deps
 
 # Scripts/tsan-suppressions.txt says why reports inside `Mutex.withLock` bodies are dropped (a
 # toolchain limitation, not a race); child processes of the crash tests inherit TSAN_OPTIONS.
-# IMAGO_SANITIZER=thread: tests that a sanitizer build cannot run say so and skip (NginxTransports).
 test-tsan: deps
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/tsan-suppressions.txt $${TSAN_OPTIONS:-}" \
-	IMAGO_SOAK_DESCRIPTOR_SLACK=4 IMAGO_SANITIZER=thread \
+	IMAGO_SOAK_DESCRIPTOR_SLACK=4 \
 	  swift test --sanitize=thread --scratch-path .build-tsan
 
 test-sanitized: test-asan test-tsan

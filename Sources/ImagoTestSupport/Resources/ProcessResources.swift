@@ -1,14 +1,17 @@
 import Foundation
 
-/// What a process holds, read from /proc: the soak compares these before and after.
-struct ProcessResources: Equatable, CustomStringConvertible {
-    var fileDescriptors: Int
-    var residentBytes: Int
-    var threads: Int
+/// What this process holds, read from /proc: leak checks compare these before and after.
+public struct ProcessResources: Equatable, Sendable, CustomStringConvertible {
+    /// Open file descriptors (entries of /proc/self/fd).
+    public var fileDescriptors: Int
+    /// Resident memory (statm's resident pages × the page size).
+    public var residentBytes: Int
+    /// Threads (entries of /proc/self/task).
+    public var threads: Int
 
     /// Resources as of now. Freed heap is handed back to the kernel first (`malloc_trim`), so
     /// resident memory counts what is still allocated, not what glibc keeps cached.
-    static func now() -> ProcessResources {
+    public static func now() -> ProcessResources {
         _ = glibcMallocTrim(0)
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
@@ -20,12 +23,13 @@ struct ProcessResources: Equatable, CustomStringConvertible {
     }
 
     /// Names of open descriptors' targets, for a failure message that says what leaked.
-    static func openDescriptorTargets() -> [String] {
+    public static func openDescriptorTargets() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }.sorted()
     }
 
-    var description: String {
+    /// "N fds, M MiB resident, T threads".
+    public var description: String {
         "\(fileDescriptors) fds, \(residentBytes >> 20) MiB resident, \(threads) threads"
     }
 }
