@@ -137,6 +137,8 @@ let package = Package(
             name: "ImagoTests",
             dependencies: [
                 "Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance", "ImagoTestSupport",
+                // Its memory cgroups (MemoryCgroupChild) and /proc readings (ProcessMemory).
+                "ImagoBench",
                 // ByteBuffer for the content decoder; NIOSSL: the transport's TLS checks trust the
                 // test server's certificate explicitly.
                 .product(name: "NIOCore", package: "swift-nio"),

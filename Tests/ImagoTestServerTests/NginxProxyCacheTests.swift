@@ -11,7 +11,7 @@ final class NginxProxyCacheTests: XCTestCase {
     private var started: [NginxServer] = []
 
     override func setUp() async throws {
-        root = try makeTemporaryDirectory()
+        root = try TemporaryDirectory.make("imago-test-server")
     }
 
     override func tearDown() async throws {

@@ -1,10 +1,11 @@
 import Foundation
+import ImagoBench
 
 /// What this process holds, read from /proc: leak checks compare these before and after.
 public struct ProcessResources: Equatable, Sendable, CustomStringConvertible {
     /// Open file descriptors (entries of /proc/self/fd).
     public var fileDescriptors: Int
-    /// Resident memory (statm's resident pages × the page size).
+    /// Resident memory (`VmRSS`, through the bench's `ProcessMemory`).
     public var residentBytes: Int
     /// Threads (entries of /proc/self/task).
     public var threads: Int
@@ -12,14 +13,10 @@ public struct ProcessResources: Equatable, Sendable, CustomStringConvertible {
     /// Resources as of now. Freed heap is handed back to the kernel first (`malloc_trim`), so
     /// resident memory counts what is still allocated, not what glibc keeps cached.
     public static func now() -> ProcessResources {
-        _ = glibcMallocTrim(0)
+        ProcessMemory.trimHeap()
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
-        // statm: size resident shared ... in pages.
-        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-        let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? -1
-        return ProcessResources(fileDescriptors: fds, residentBytes: pages * Int(sysconf(Int32(_SC_PAGESIZE))),
-                                threads: threads)
+        return ProcessResources(fileDescriptors: fds, residentBytes: ProcessMemory.residentBytes() ?? -1, threads: threads)
     }
 
     /// Names of open descriptors' targets, for a failure message that says what leaked.
@@ -33,7 +30,3 @@ public struct ProcessResources: Equatable, Sendable, CustomStringConvertible {
         "\(fileDescriptors) fds, \(residentBytes >> 20) MiB resident, \(threads) threads"
     }
 }
-
-/// glibc's `malloc_trim`, which the Glibc module does not import.
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32

@@ -11,7 +11,9 @@ public enum TestSkip {
     /// from plain literals, so XCTest-only files need not import Testing.)
     public static func skip(_ reason: String, fileID: String = #fileID, filePath: String = #filePath,
                             line: Int = #line, column: Int = #column) throws -> Never {
-        if Test.current != nil {
+        if let test = Test.current {
+            // swift-testing's console names a cancelled test case nowhere: say it here.
+            print("\(test.name) skipped\(Test.Case.current?.isParameterized == true ? " (one argument)" : ""): \(reason)")
             try Test.cancel(Comment(rawValue: reason),
                             sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
