@@ -112,7 +112,7 @@ struct TransportContract {
         let seen = Mutex<[FetchProgress]>([])
         let result = try await transport.fetch(request("/chunked")) { p in seen.withLock { $0.append(p) } }
         try #expect(bytes(result) == body)
-        #expect(!(seen.withLock { $0 }.isEmpty))
+        #expect(!seen.withLock { $0 }.isEmpty)
         #expect(seen.withLock { $0 }.allSatisfy { $0.expected == nil && $0.fraction == nil })
     }
 

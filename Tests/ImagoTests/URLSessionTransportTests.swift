@@ -18,7 +18,7 @@ import Testing
             operation.cancel()
             let head = try #require(HTTPURLResponse(url: contract.server.url(for: "/late-head"), statusCode: 200,
                                                      httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "10"]))
-            #expect(!(operation.receive(head: head)))
+            #expect(!operation.receive(head: head))
             try #expect(contract.leftovers() == [])
         }
     }

@@ -56,20 +56,12 @@ public struct MemoryCgroupChild: Sendable {
 
     /// `/bin/sh` and its arguments for running `executable arguments` inside this cgroup: the
     /// shell moves itself in, then becomes the workload, so the workload's first instruction
-    /// already runs (and is charged) inside. Race-free, unlike moving a started pid. The paths
+    /// already runs (and is charged) inside: not one page of it is charged elsewhere. The paths
     /// travel as arguments ($0 and "$@"), never spliced into the script. The shell exits with
     /// ``joinFailedStatus`` when it cannot join.
     public func joiningCommand(_ executable: String, _ arguments: [String]) -> (executable: String, arguments: [String]) {
         let script = "echo $$ > \"$0\" || exit \(Self.joinFailedStatus); exec \"$@\""
         return ("/bin/sh", ["-c", script, processesFile, executable] + arguments)
-    }
-
-    /// Moves the running process `pid` into this cgroup (what it already allocated stays
-    /// charged where it was: prefer ``joiningCommand(_:_:)`` for a process not yet started).
-    public func move(pid: pid_t) throws {
-        if let error = CgroupFS.writeControl("\(pid)", to: processesFile) {
-            throw CgroupUnavailable("cannot move process \(pid) into \(location.directory): \(CgroupFS.errorText(error))")
-        }
     }
 
     /// The cgroup's counters (OOM kills, peak, limit hits) with how its process ended; read

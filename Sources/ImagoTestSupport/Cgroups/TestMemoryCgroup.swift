@@ -1,5 +1,4 @@
 import ImagoBench
-import Testing
 
 /// Real memory cgroups for tests, through the bench's own types: the parent is this process's
 /// own memory cgroup as `MemoryCgroupLocator` finds it from /proc/self/cgroup (never the
@@ -46,13 +45,5 @@ public enum TestMemoryCgroup {
         case .success(let sandbox): return sandbox
         case .failure(let unavailable): try TestSkip.skip("no memory cgroup: \(unavailable.reason)")
         }
-    }
-}
-
-extension Trait where Self == ConditionTrait {
-    /// Runs the test only where this process's own memory cgroup can be found
-    /// (`@Test(.memoryCgroup)`), else skips it saying why.
-    public static var memoryCgroup: Self {
-        .enabled("no memory cgroup for this process") { TestMemoryCgroup.unavailableReason == nil }
     }
 }

@@ -29,7 +29,4 @@ public final class ProcessWatchdog: Sendable {
             return state == .fired
         }
     }
-
-    /// Whether it has fired (the process was killed for running too long).
-    public var hasFired: Bool { state.withLock { $0 == .fired } }
 }
