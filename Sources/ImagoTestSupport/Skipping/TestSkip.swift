@@ -2,8 +2,8 @@ import Testing
 import XCTest
 
 /// Ends the running test as skipped, saying why, in whichever framework runs it: inside a
-/// swift-testing test it cancels the test (or the current argument of a parameterised one),
-/// reported as skipped with the reason; inside an XCTest method it throws `XCTSkip`. So a helper
+/// swift-testing test it prints the reason and cancels the test (or, in a parameterised one,
+/// the current argument's case); inside an XCTest method it throws `XCTSkip`. So a helper
 /// that finds the machine lacking something (nginx, a memory cgroup, IPv6 loopback) has one way
 /// to say so, whoever calls it. Only for what the machine lacks: everything else must fail.
 public enum TestSkip {
