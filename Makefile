@@ -240,14 +240,13 @@ test-asan: deps
 
 # Scripts/tsan-suppressions.txt says why reports inside `Mutex.withLock` bodies are dropped (a
 # toolchain limitation, not a race); child processes of the crash tests inherit TSAN_OPTIONS.
-# IMAGO_SANITIZER=thread: tests that a sanitizer build cannot run say so and skip (NginxTransports).
 # One test is skipped here: every toy mutant through every check (MutantSelfTests, 2.5 minutes
 # under TSan). It asks whether the suite catches bugs planted in the toy loader, test code, which
 # `make test` answers; the same checks run here against the bug-free toy and all twelve Imago
 # configurations, which is where a race in Imago or in the harness would show.
 test-tsan: deps
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/tsan-suppressions.txt $${TSAN_OPTIONS:-}" \
-	IMAGO_SOAK_DESCRIPTOR_SLACK=4 IMAGO_SANITIZER=thread \
+	IMAGO_SOAK_DESCRIPTOR_SLACK=4 \
 	  swift test --sanitize=thread --scratch-path .build-tsan \
 	  --skip 'MutantSelfTests/testEveryMutantIsCaughtByExactlyItsRules'
 

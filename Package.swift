@@ -126,11 +126,16 @@ let package = Package(
                 // `imago load --log-level`: the pipeline's logs on standard error.
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(
-            name: "ImagoTests",
+        // What every test target shares (nginx start-or-skip, child processes, descriptor and
+        // thread counts, the TLS server, memory cgroups, IPv6 and loopback helpers), for XCTest
+        // and swift-testing alike. Linked by test targets only; no product reaches it.
+        .target(
+            name: "ImagoTestSupport",
             dependencies: [
-                "Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance",
-                // A TLS listener with a self-signed certificate, for the transport's TLS checks.
+                "ImagoTestServer",
+                // The cgroup sandbox and child-process runner the bench already has.
+                "ImagoBench",
+                // The TLS test server.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -142,17 +147,29 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         .testTarget(
+            name: "ImagoTests",
+            dependencies: [
+                "Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance", "ImagoTestSupport",
+                // Its memory cgroups (MemoryCgroupChild) and /proc readings (ProcessMemory).
+                "ImagoBench",
+                // ByteBuffer for the content decoder; NIOSSL: the transport's TLS checks trust the
+                // test server's certificate explicitly.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+        .testTarget(
             name: "ConformanceTests",
             // ImagoCorpus: the shipped images are checked against the real encoders' output.
-            dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects", "ImagoCorpus"]),
+            dependencies: ["ImagoConformance", "ImagoConformanceXCTest", "ImagoConformanceSubjects", "ImagoCorpus",
+                           "ImagoTestSupport"]),
         .testTarget(
             name: "ImagoCLITests",
             // ImagoConformance: the conform tests read results logs and reports back with its types.
-            dependencies: ["ImagoCLI", "ImagoTestServer", "ImagoConformance"]),
+            dependencies: ["ImagoCLI", "ImagoTestServer", "ImagoConformance", "ImagoTestSupport"]),
         .testTarget(
             name: "ImagoTestServerTests",
             dependencies: [
-                "ImagoTestServer",
+                "ImagoTestServer", "ImagoTestSupport",
                 // A raw client, to see exactly what went over the wire.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -161,7 +178,7 @@ let package = Package(
         // The benchmark harness's pure parts: statistics, CSV, baseline verdicts, traces, SVG.
         .testTarget(
             name: "ImagoBenchTests",
-            dependencies: ["ImagoBench", "ImagoCorpus"]),
+            dependencies: ["ImagoBench", "ImagoCorpus", "ImagoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import XCTest
 @testable import ImagoBench
 
@@ -6,26 +7,23 @@ import XCTest
 /// whose parsing `MemoryLimitTests` covers); these tests hand it fake copies under a temporary
 /// root, with the cgroup directories they point at, and check what the sandbox accepts.
 final class CgroupParsingTests: XCTestCase {
-    private var root: URL!
+    private var tree: FakeCgroupTree!
 
     override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("cgroup-parsing-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("proc/self"), withIntermediateDirectories: true)
+        tree = try FakeCgroupTree()
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: root)
+        tree.remove()
     }
 
     /// Writes the fake /proc files and creates `directories` (relative to the root).
     private func fake(cgroup: String, mountinfo: String, directories: [String] = [], files: [String: String] = [:]) throws -> MemoryCgroupLocator {
-        try cgroup.write(to: root.appendingPathComponent("proc/self/cgroup"), atomically: true, encoding: .utf8)
-        try mountinfo.write(to: root.appendingPathComponent("proc/self/mountinfo"), atomically: true, encoding: .utf8)
-        for directory in directories {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(directory), withIntermediateDirectories: true)
-        }
-        for (path, text) in files { try text.write(to: root.appendingPathComponent(path), atomically: true, encoding: .utf8) }
-        return MemoryCgroupLocator(root: root.path)
+        try tree.write("/proc/self/cgroup", cgroup)
+        try tree.write("/proc/self/mountinfo", mountinfo)
+        for directory in directories { try tree.makeDirectory("/" + directory) }
+        for (path, text) in files { try tree.write("/" + path, text) }
+        return MemoryCgroupLocator(root: tree.root)
     }
 
     /// This machine's shape: cgroup v1 memory controller at /sys/fs/cgroup/memory, v2 beside it without memory.
@@ -42,7 +40,8 @@ final class CgroupParsingTests: XCTestCase {
         let location = try locator.locate().get()
         XCTAssertEqual(location.version, .v1)
         XCTAssertEqual(location.hierarchyPath, "/process_api/ab12")
-        XCTAssertEqual(location.directory, root.path + "/sys/fs/cgroup/memory/process_api/ab12")
+        XCTAssertEqual(location.directory, tree.root + "/sys/fs/cgroup/memory/process_api/ab12")
+        XCTAssertEqual(location.mountPoint, tree.root + "/sys/fs/cgroup/memory")
     }
 
     /// A mount of a sub-tree (root field "/process_api", as in a cgroup namespace or a bind
@@ -51,7 +50,7 @@ final class CgroupParsingTests: XCTestCase {
         let locator = try fake(cgroup: "4:memory:/process_api/ab12\n",
                                mountinfo: "35 31 0:32 /process_api /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n",
                                directories: ["sys/fs/cgroup/memory/ab12"])
-        XCTAssertEqual(try locator.locate().get().directory, root.path + "/sys/fs/cgroup/memory/ab12")
+        XCTAssertEqual(try locator.locate().get().directory, tree.root + "/sys/fs/cgroup/memory/ab12")
     }
 
     func testV1WithoutAMemoryMountIsUnavailable() throws {
@@ -80,7 +79,7 @@ final class CgroupParsingTests: XCTestCase {
                             files: [directory + "/cgroup.controllers": "cpu io memory pids\n"])
         let location = try with.locate().get()
         XCTAssertEqual(location.version, .v2)
-        XCTAssertEqual(location.directory, root.path + "/" + directory)
+        XCTAssertEqual(location.directory, tree.root + "/" + directory)
     }
 
     /// This machine's v2 hierarchy has no memory controller; with v1's memory gone, v2 is asked and refuses.
@@ -88,6 +87,34 @@ final class CgroupParsingTests: XCTestCase {
         let locator = try fake(cgroup: "8:pids:/\n0::/\n", mountinfo: v1Mounts, directories: ["sys/fs/cgroup/unified"],
                                files: ["sys/fs/cgroup/unified/cgroup.controllers": "\n"])
         XCTAssertThrowsError(try locator.locate().get())
+    }
+
+    /// A child is made below its parent with a name that says whose it is, is joined through its
+    /// cgroup.procs, and leaves nothing when removed or when its limit cannot be written.
+    func testAChildIsNamedBelowItsParentJoinedAndRemoved() throws {
+        let locator = try fake(cgroup: "4:memory:/process_api/ab12\n", mountinfo: v1Mounts,
+                               directories: ["sys/fs/cgroup/memory/process_api/ab12"])
+        let parent = try locator.locate().get()
+        let child = try MemoryCgroupChild.make(under: parent, namePrefix: "imago-unit-", limitBytes: nil)
+        let name = String(child.location.directory.dropFirst(parent.directory.count + 1))
+        XCTAssertTrue(name.hasPrefix("imago-unit-\(getpid())-"), name)
+        XCTAssertEqual(child.location.hierarchyPath, "/process_api/ab12/" + name)
+        XCTAssertEqual(child.location.mountPoint, parent.mountPoint)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: child.location.directory))
+
+        let command = child.joiningCommand("/bin/sh", ["-c", "echo joined $$"])
+        let run = try ChildProcessRunner.run(URL(fileURLWithPath: command.executable), command.arguments, timeout: .seconds(30))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let joined = try String(contentsOfFile: child.processesFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(run.stdout, "joined \(joined)\n", "the workload is the process that joined (exec, same pid)")
+        try FileManager.default.removeItem(atPath: child.processesFile)   // a real cgroup has no such regular file
+
+        // The fake directory has no memory.limit_in_bytes to write: typed, and nothing is left.
+        XCTAssertThrowsError(try MemoryCgroupChild.make(under: parent, namePrefix: "imago-unit-", limitBytes: 1 << 20)) { error in
+            XCTAssertTrue("\(error)".contains("memory.limit_in_bytes"), "\(error)")
+        }
+        try child.remove()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.directory), [])
     }
 
     func testCounterFilesParse() {

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import XCTest
 @testable import ImagoBench
 
@@ -8,13 +9,6 @@ import XCTest
 final class CgroupSandboxTests: XCTestCase {
     private let mib = 1 << 20
 
-    private func sandbox() throws -> MemoryCgroupSandbox {
-        switch MemoryCgroupSandbox.make() {
-        case .success(let sandbox): return sandbox
-        case .failure(let unavailable): throw XCTSkip("no memory cgroup: \(unavailable.reason)")
-        }
-    }
-
     /// Runs a python3 one-liner that allocates (and writes) `steps` × 10 MiB.
     private func allocate(_ steps: Int, in sandbox: MemoryCgroupSandbox, limit: Int) throws -> CgroupOutcome {
         let code = "b = []\nfor _ in range(\(steps)): b.append(b'x' * (10 << 20))\nprint('survived')"
@@ -23,7 +17,7 @@ final class CgroupSandboxTests: XCTestCase {
             if outcome.exitStatus == 127 { throw XCTSkip("python3 not found") }
             return outcome
         } catch let unavailable as CgroupUnavailable {
-            throw XCTSkip("no memory cgroup: \(unavailable.reason)")
+            try TestSkip.skip("no memory cgroup: \(unavailable.reason)")
         }
     }
 
@@ -33,7 +27,7 @@ final class CgroupSandboxTests: XCTestCase {
     }
 
     func testAllocatingPastTheLimitIsReportedAsAnOOMKillAndTheCgroupIsRemoved() throws {
-        let sandbox = try sandbox()
+        let sandbox = try TestMemoryCgroup.sandboxOrSkip()
         let outcome = try allocate(20, in: sandbox, limit: 64 * mib)   // 200 MiB into 64 MiB
         XCTAssertEqual(outcome.end, .signalled(SIGKILL))
         XCTAssertGreaterThanOrEqual(outcome.oomKills, 1)
@@ -45,7 +39,7 @@ final class CgroupSandboxTests: XCTestCase {
     }
 
     func testAProcessWithinTheLimitExitsNormallyAndItsPeakIsCharged() throws {
-        let sandbox = try sandbox()
+        let sandbox = try TestMemoryCgroup.sandboxOrSkip()
         let outcome = try allocate(3, in: sandbox, limit: 256 * mib)   // 30 MiB into 256 MiB
         XCTAssertEqual(outcome.exitStatus, 0, String(decoding: outcome.standardError, as: UTF8.self))
         XCTAssertEqual(outcome.oomKills, 0)

@@ -10,22 +10,12 @@ final class ConformStreamingTests: XCTestCase {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let log = scratch.appendingPathComponent("results.jsonl")
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        // crash-on-load calls fatalError in load() with a source: INIT-1 and INIT-2 finish, INIT-3 dies.
-        process.arguments = ["conform", "--subject", "crash-on-load", "--rule", "INIT", "--jsonl", log.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"  // no symbolication: the crash ends the process at once
-        environment["TMPDIR"] = scratch.path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .uncaughtSignal, stderr)
-        XCTAssertTrue(stderr.contains("crash-on-load: deliberate crash loading /init-3/"), stderr)
+        // crash-on-load calls fatalError in load() with a source: INIT-1 and INIT-2 finish, INIT-3
+        // dies. No symbolication (SWIFT_BACKTRACE): the crash ends the process at once.
+        let run = try CommandRunner.run(["conform", "--subject", "crash-on-load", "--rule", "INIT", "--jsonl", log.path],
+                                        environment: ["SWIFT_BACKTRACE": "enable=no", "TMPDIR": scratch.path])
+        XCTAssertNotNil(run.signal, "ended by a signal: \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("crash-on-load: deliberate crash loading /init-3/"), run.stderr)
 
         let report = try ResultLog.report(from: log)
         XCTAssertEqual(report.subjects.map(\.name), ["crash-on-load"])

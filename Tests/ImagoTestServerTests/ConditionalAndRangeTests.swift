@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import XCTest
 
 @testable import ImagoTestServer
@@ -8,7 +9,7 @@ final class ConditionalAndRangeTests: XCTestCase {
     private let modified = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
 
     func testETagIsStableAndIfNoneMatchOrIfModifiedSinceGive304() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             server.setRoute("/a.jpg", Route(body: [1, 2, 3], contentType: "image/jpeg", lastModified: modified))
             try await RawConnection.with(port: server.port) { connection in
                 let full = try await connection.request("/a.jpg")
@@ -46,10 +47,10 @@ final class ConditionalAndRangeTests: XCTestCase {
     }
 
     func testFilesAnswerConditionalRequestsToo() async throws {
-        let root = try makeTemporaryDirectory()
+        let root = try TemporaryDirectory.make("imago-test-server")
         defer { try? FileManager.default.removeItem(at: root) }
         try Data(patternBytes(5000)).write(to: root.appendingPathComponent("f.png"))
-        try await withServer(.init(root: root)) { server in
+        try await TestServer.with(.init(root: root)) { server in
             let full = try await RawConnection.request(port: server.port, "/f.png")
             let tag = try XCTUnwrap(full.header("ETag"))
             let lastModified = try XCTUnwrap(full.header("Last-Modified"))
@@ -66,7 +67,7 @@ final class ConditionalAndRangeTests: XCTestCase {
 
     func testSingleRangesGive206AndUnsatisfiableOnesGive416() async throws {
         let body = (0..<100).map { UInt8($0) }
-        try await withServer { server in
+        try await TestServer.with { server in
             server.setRoute("/r.bin", Route(body: body))
             try await RawConnection.with(port: server.port) { connection in
                 let cases: [(String, Range<Int>)] = [

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestServer
+import ImagoTestSupport
 import Synchronization
 import XCTest
 
@@ -11,7 +12,7 @@ import FoundationNetworking
 /// ordering is established by awaiting the server (counters, gates), never by sleeping.
 final class FaultTests: XCTestCase {
     func testStatusFaultAnswersWithAShortTextBody() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             server.setRoute("/a.jpg", Route(body: [1, 2, 3], faults: Faults(status: 503)))
             let (data, response) = try await makeSession().data(from: server.url(for: "/a.jpg"))
             XCTAssertEqual(response.status, 503)
@@ -21,7 +22,7 @@ final class FaultTests: XCTestCase {
     }
 
     func testGateHoldsTheHeadUntilOpened() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             let gate = Gate()
             server.setRoute("/held.jpg", Route(body: patternBytes(2000), faults: Faults(gate: gate)))
             let finished = Mutex(false)
@@ -47,7 +48,7 @@ final class FaultTests: XCTestCase {
     }
 
     func testStallAfterBytesHoldsTheBodyUntilTheGateOpens() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             let gate = Gate()
             let body = patternBytes(50_000)
             server.setRoute("/slow.png", Route(body: body, faults: Faults(stallAfterBytes: 1000, gate: gate)))
@@ -67,7 +68,7 @@ final class FaultTests: XCTestCase {
     }
 
     func testCloseAfterBytesTruncatesTheTransfer() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             let body = patternBytes(100_000)
             server.setRoute("/cut.jpg", Route(body: body, faults: Faults(closeAfterBytes: 30_000)))
             let raw = try await RawConnection.request(port: server.port, "/cut.jpg")
@@ -88,7 +89,7 @@ final class FaultTests: XCTestCase {
     }
 
     func testChunkedResponsesHaveNoContentLength() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             let body = patternBytes(200_000)
             server.setRoute("/c.webp", Route(body: body, contentType: "image/webp", faults: Faults(chunked: true)))
             let raw = try await RawConnection.request(port: server.port, "/c.webp")
@@ -108,7 +109,7 @@ final class FaultTests: XCTestCase {
     }
 
     func testClientCancelIsCountedAsClosedByClient() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             // A raw client that gives up on a body stalled for good.
             server.setRoute("/stalled.jpg", Route(body: patternBytes(10_000), faults: Faults(stallAfterBytes: 100)))
             try await RawConnection.with(port: server.port) { connection in
@@ -133,7 +134,7 @@ final class FaultTests: XCTestCase {
     }
 
     func testFailFirstAnswers503ThenServesNormally() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             server.setRoute("/retry.jpg", Route(body: [7, 7, 7]).failFirst(2, with: Faults(status: 503)))
             let session = makeSession()
             var statuses: [Int] = []
@@ -149,7 +150,7 @@ final class FaultTests: XCTestCase {
     }
 
     func testThrottledRateDeliversAllBytesNoFasterThanTheRate() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             let body = patternBytes(48 * 1024)
             let rate = 192 * 1024  // bytes per second: the body takes 250 ms
             server.setRoute("/t.jpg", Route(body: body, faults: Faults(bytesPerSecond: rate)))
@@ -164,11 +165,11 @@ final class FaultTests: XCTestCase {
     }
 
     func testServerWideFaultsApplyToFiles() async throws {
-        let root = try makeTemporaryDirectory()
+        let root = try TemporaryDirectory.make("imago-test-server")
         defer { try? FileManager.default.removeItem(at: root) }
         try Data(patternBytes(1000)).write(to: root.appendingPathComponent("a.jpg"))
         let faults = Faults(latencyBeforeHead: .milliseconds(150), contentTypeOverride: "text/html")
-        try await withServer(.init(root: root, defaultFaults: faults)) { server in
+        try await TestServer.with(.init(root: root, defaultFaults: faults)) { server in
             let start = ContinuousClock.now
             let (data, response) = try await makeSession().data(from: server.url(for: "/a.jpg"))
             XCTAssertGreaterThanOrEqual(ContinuousClock.now - start, .milliseconds(150))
@@ -184,7 +185,7 @@ final class FaultTests: XCTestCase {
     func testGateReleasesEveryHeldResponseAndCanBeShutAgain() async throws {
         let gate = Gate()
         XCTAssertFalse(gate.isOpen)
-        try await withServer { server in
+        try await TestServer.with { server in
             server.setRoute("/g", Route(body: [1], faults: Faults(gate: gate)))
             let requests = (0..<3).map { _ in
                 Task { try await RawConnection.request(port: server.port, "/g") }

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestServer
+import ImagoTestSupport
 import XCTest
 
 /// The caching-proxy directive: what it renders, and that the nginx it configures caches what
@@ -10,7 +11,7 @@ final class NginxProxyCacheTests: XCTestCase {
     private var started: [NginxServer] = []
 
     override func setUp() async throws {
-        root = try makeTemporaryDirectory()
+        root = try TemporaryDirectory.make("imago-test-server")
     }
 
     override func tearDown() async throws {
@@ -20,17 +21,7 @@ final class NginxProxyCacheTests: XCTestCase {
     }
 
     private func start(_ locations: [NginxLocation], files: [String: [UInt8]] = [:]) async throws -> NginxServer {
-        let result: Result<NginxServer, NginxError>
-        do {
-            result = .success(try await NginxServer.start(.init(locations: locations, files: files, temporaryRoot: root)))
-        } catch {
-            result = .failure(error)
-        }
-        if case .failure(.unavailable(let reason)) = result {
-            print("NginxProxyCacheTests skipped: \(reason)")
-            throw XCTSkip(reason)
-        }
-        let server = try result.get()
+        let server = try await NginxServer.startOrSkip(.init(locations: locations, files: files, temporaryRoot: root))
         started.append(server)
         return server
     }
@@ -105,6 +96,7 @@ final class NginxProxyCacheTests: XCTestCase {
     }
 
     func testRefusesACachingProxyWhereNginxCannotRunOne() async throws {
+        try NginxServer.requireInstalledOrSkip()
         for location: NginxLocation in [
             .exact("/a", .whileFileExists("f", [.cachingProxy(to: .thisServer(path: "/b"))])),
             .exact("/a", .cachingProxy(to: .url(URL(string: "ftp://127.0.0.1/")!))),
@@ -115,10 +107,7 @@ final class NginxProxyCacheTests: XCTestCase {
                 _ = try await NginxServer.start(.init(locations: [location], temporaryRoot: root))
                 XCTFail("started with \(location)")
             } catch {
-                guard case .invalidConfiguration = error else {
-                    if case .unavailable(let reason) = error { throw XCTSkip(reason) }
-                    return XCTFail("\(location): \(error)")
-                }
+                guard case .invalidConfiguration = error else { return XCTFail("\(location): \(error)") }
             }
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path), [])

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestServer
+import ImagoTestSupport
 import XCTest
 
 /// The nginx launcher itself: start-up, the generated configuration, the access log, typed
@@ -10,7 +11,7 @@ final class NginxServerTests: XCTestCase {
     private var started: [NginxServer] = []
 
     override func setUp() async throws {
-        root = try makeTemporaryDirectory()
+        root = try TemporaryDirectory.make("imago-test-server")
     }
 
     override func tearDown() async throws {
@@ -19,19 +20,9 @@ final class NginxServerTests: XCTestCase {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Starts nginx in this test's own temporary root; skips (printing why) where there is none.
+    /// Starts nginx in this test's own temporary root; skips (saying why) where there is none.
     private func start(_ locations: [NginxLocation] = [], files: [String: [UInt8]] = [:]) async throws -> NginxServer {
-        let result: Result<NginxServer, NginxError>
-        do {
-            result = .success(try await NginxServer.start(.init(locations: locations, files: files, temporaryRoot: root)))
-        } catch {
-            result = .failure(error)
-        }
-        if case .failure(.unavailable(let reason)) = result {
-            print("NginxServerTests skipped: \(reason)")
-            throw XCTSkip(reason)
-        }
-        let server = try result.get()
+        let server = try await NginxServer.startOrSkip(.init(locations: locations, files: files, temporaryRoot: root))
         started.append(server)
         return server
     }
@@ -78,10 +69,9 @@ final class NginxServerTests: XCTestCase {
     }
 
     func testListensOnIPv6LoopbackWhenTheMachineHasIt() async throws {
+        try IPv6Loopback.requireOrSkip()
         let nginx = try await start(files: ["a.txt": Array("six".utf8)])
-        guard let v6 = nginx.ipv6URL(for: "/a.txt") else {
-            throw XCTSkip("no IPv6 loopback on this machine: nginx listens on 127.0.0.1 only")
-        }
+        let v6 = try XCTUnwrap(nginx.ipv6URL(for: "/a.txt"), "the machine has IPv6 loopback: nginx listens there too")
         XCTAssertEqual(v6.absoluteString, "http://[::1]:\(nginx.port)/a.txt")
         let response = try await RawConnection.request(port: nginx.port, host: "::1", "/a.txt")
         XCTAssertEqual(response.text, "six")
@@ -137,6 +127,7 @@ final class NginxServerTests: XCTestCase {
     }
 
     func testRefusedValuesAreTypedBeforeAnythingStarts() async throws {
+        try NginxServer.requireInstalledOrSkip()
         for location: NginxLocation in [
             .exact("/a", .header(name: "X-Test", value: "a; add_header Evil 1")),
             .exact("/a", .redirect(status: 200, to: "/b")),
@@ -150,10 +141,7 @@ final class NginxServerTests: XCTestCase {
                 _ = try await NginxServer.start(.init(locations: [location], temporaryRoot: root))
                 XCTFail("started with \(location)")
             } catch {
-                guard case .invalidConfiguration = error else {
-                    if case .unavailable(let reason) = error { throw XCTSkip(reason) }
-                    return XCTFail("\(location): \(error)")
-                }
+                guard case .invalidConfiguration = error else { return XCTFail("\(location): \(error)") }
             }
         }
         XCTAssertEqual(try leftovers(), [])
@@ -180,15 +168,8 @@ final class NginxServerTests: XCTestCase {
         let body = patternBytes(150_000)   // three stored blocks
         let file = root.appendingPathComponent("b.gz")
         try Data(GzipFile.stored(body)).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gzip)
-        process.arguments = ["-dc", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let decoded = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        XCTAssertEqual([UInt8](decoded), body)
+        let run = try ChildProcessRunner.run(URL(fileURLWithPath: gzip), ["-dc", file.path], timeout: .seconds(60))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual([UInt8](run.output), body)
     }
 }

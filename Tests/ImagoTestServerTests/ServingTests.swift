@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestServer
+import ImagoTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -9,7 +10,7 @@ import FoundationNetworking
 /// Directory serving, in-memory routes, methods and connections: the honest server.
 final class ServingTests: XCTestCase {
     func testServesFilesUnderRootAnd404sEverythingElse() async throws {
-        let root = try makeTemporaryDirectory()
+        let root = try TemporaryDirectory.make("imago-test-server")
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent().appendingPathComponent("outside-\(root.lastPathComponent)")) }
         defer { try? FileManager.default.removeItem(at: root) }
         let bytes = patternBytes(100_000)
@@ -23,7 +24,7 @@ final class ServingTests: XCTestCase {
         try FileManager.default.createSymbolicLink(
             at: root.appendingPathComponent("alias.jpg"), withDestinationURL: root.appendingPathComponent("img/a b.jpg"))
 
-        try await withServer(.init(root: root)) { server in
+        try await TestServer.with(.init(root: root)) { server in
             let session = makeSession()
             let (data, response) = try await session.data(from: server.url(for: "/img/a%20b.jpg"))
             XCTAssertEqual(response.status, 200)
@@ -55,7 +56,7 @@ final class ServingTests: XCTestCase {
     }
 
     func testRoutesAreServedAndReplaceableAtRuntime() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             server.setRoute("/a.jpg", Route(body: [1, 2, 3], contentType: "image/jpeg"))
             let session = makeSession()
             let (first, response) = try await session.data(from: server.url(for: "/a.jpg?size=large"))
@@ -80,7 +81,7 @@ final class ServingTests: XCTestCase {
     }
 
     func testHeadHasHeadersOnlyAndOtherMethodsAre405() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             server.setRoute("/a.png", Route(body: patternBytes(1234), contentType: "image/png"))
             try await RawConnection.with(port: server.port) { connection in
                 let head = try await connection.request("/a.png", method: .HEAD)
@@ -104,7 +105,7 @@ final class ServingTests: XCTestCase {
     }
 
     func testPipelinedRequestsAreAnsweredInOrder() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             server.setRoute("/one", Route(body: [1], faults: Faults(latencyBeforeHead: .milliseconds(20))))
             server.setRoute("/two words", Route(body: [2, 2]))
             try await RawConnection.with(port: server.port) { connection in
@@ -140,7 +141,7 @@ final class ServingTests: XCTestCase {
     }
 
     func testLargeFileIsStreamedWhole() async throws {
-        let root = try makeTemporaryDirectory()
+        let root = try TemporaryDirectory.make("imago-test-server")
         defer { try? FileManager.default.removeItem(at: root) }
         let chunk = patternBytes(1 << 20)
         let handle = try FileHandle(forWritingTo: {
@@ -155,7 +156,7 @@ final class ServingTests: XCTestCase {
         }
         try handle.close()
 
-        try await withServer(.init(root: root)) { server in
+        try await TestServer.with(.init(root: root)) { server in
             let response = try await RawConnection.request(port: server.port, "/big.webp")
             XCTAssertEqual(response.status, 200)
             XCTAssertEqual(response.header("Content-Type"), "image/webp")
@@ -169,7 +170,7 @@ final class ServingTests: XCTestCase {
     }
 
     func testWaitUntilFailsAfterItsTimeoutWhenNothingHappens() async throws {
-        try await withServer { server in
+        try await TestServer.with { server in
             do {
                 try await server.counters.waitUntil(timeout: .milliseconds(50)) { $0.totalRequests == 1 }
                 XCTFail("nothing was requested")

@@ -1,25 +1,8 @@
 import Foundation
-import ImagoTestServer
-import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// Starts a server, runs `body`, and shuts the server down whatever happens.
-func withServer(
-    _ configuration: TestServer.Configuration = .init(),
-    _ body: (TestServer) async throws -> Void
-) async throws {
-    let server = try await TestServer.start(configuration)
-    do {
-        try await body(server)
-    } catch {
-        try await server.shutdown()
-        throw error
-    }
-    try await server.shutdown()
-}
 
 /// A URLSession that neither caches nor shares connections with other tests.
 func makeSession() -> URLSession {
@@ -37,14 +20,6 @@ func patternBytes(_ count: Int, seed: UInt32 = 1) -> [UInt8] {
         state = state &* 1_664_525 &+ 1_013_904_223
         return UInt8(truncatingIfNeeded: state >> 24)
     }
-}
-
-/// A fresh temporary directory, removed by the caller's `defer`.
-func makeTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("imago-test-server-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 extension URLResponse {

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestServer
+import ImagoTestSupport
 import NIOSSL
 import Synchronization
 import XCTest
@@ -29,9 +30,7 @@ final class AsyncHTTPClientTransportResourceTests: XCTestCase {
     /// A self-signed certificate is refused through the system trust store with `.tls` (final,
     /// not retried); trusted explicitly, the same server serves the body.
     func testHTTPSVerifiesAgainstTheTrustStoreAndReportsTLSFailures() async throws {
-        guard let certificate = try SelfSignedCertificate.make(in: scratch) else {
-            throw XCTSkip("no openssl command to make a self-signed certificate with")
-        }
+        let certificate = try SelfSignedCertificate.make(in: scratch)
         let body = [UInt8]((0..<50_000).map { UInt8(truncatingIfNeeded: $0) })
         let server = try await TLSTestServer.start(certificate: certificate, body: body)
         let url = server.baseURL.appendingPathComponent("a.bin")

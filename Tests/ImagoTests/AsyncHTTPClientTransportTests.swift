@@ -1,120 +1,88 @@
 import Foundation
 import ImagoTestServer
-import NIOSSL
-import Synchronization
-import XCTest
+import ImagoTestSupport
+import Testing
 @testable import Imago
 
-/// The AsyncHTTPClient transport against the whole transport contract (URLSessionTransportTests
-/// says which checks URLSession cannot pass: IPv6 literals, exact sub-second idle timeouts,
-/// wire-byte accounting of encoded bodies), plus what only this transport has: a total timeout,
-/// the decoded-size limit, refusal of unknown encodings, `Accept-Encoding: identity`.
-final class AsyncHTTPClientTransportTests: XCTestCase {
-    private var transport: AsyncHTTPClientTransport!
-    private var contract: TransportContract!
+extension TimedSuites {
+    /// What only the AsyncHTTPClient transport has, beyond the transport contract
+    /// (`TransportContractTests` runs that for every transport): a total timeout, the
+    /// decoded-size limit, refusal of unknown encodings, `Accept-Encoding: identity`. Each test
+    /// gets a fresh transport and a contract (server, downloads directory) of its own. In
+    /// `TimedSuites`: the total timeout is timed.
+    @Suite struct AsyncHTTPClientTransportTests {}
+}
 
-    override func setUp() async throws {
-        transport = AsyncHTTPClientTransport()
-        contract = try await TransportContract.start(transport)
-    }
-
-    override func tearDown() async throws {
-        try await contract.stop()
-        try await transport.shutdown()
-        transport = nil
-    }
-
-    // MARK: The contract
-
-    func testBothStrategiesDeliverTheBodyWithMonotoneProgress() async throws {
-        try await contract.bothStrategiesDeliverTheBodyWithMonotoneProgress()
-    }
-    func testUnknownLengthIsReportedAsUnknown() async throws { try await contract.unknownLengthIsReportedAsUnknown() }
-    func testStreamingHandsTheBodyToItsConsumer() async throws { try await contract.streamingHandsTheBodyToItsConsumer() }
-    func testStreamingJudgesTheHeadBeforeAnyPiece() async throws { try await contract.streamingJudgesTheHeadBeforeAnyPiece() }
-    func testStreamingStopsWhenTheConsumerRefuses() async throws { try await contract.streamingStopsWhenTheConsumerRefuses() }
-    func testStreamingKeepsTheLimitTruncationAndNeedsAConsumer() async throws {
-        try await contract.streamingKeepsTheLimitTruncationAndNeedsAConsumer()
-    }
-    func testNonSuccessStatusFailsAtTheHead() async throws { try await contract.nonSuccessStatusFailsAtTheHead() }
-    func testShortBodyIsATruncationNeverASuccess() async throws { try await contract.shortBodyIsATruncationNeverASuccess() }
-    func testConditionalRequestGets304() async throws { try await contract.conditionalRequestGets304() }
-    func testOversizeBodyFailsEarly() async throws { try await contract.oversizeBodyFailsEarly() }
-    func testABodyRefusedAtTheHeadIsNotReadOn() async throws { try await contract.aBodyRefusedAtTheHeadIsNotReadOn() }
-    func testStallBeyondTheIdleTimeoutTimesOut() async throws { try await contract.stallBeyondTheIdleTimeoutTimesOut() }
-    func testASlowButLiveBodyOutlastsTheIdleTimeout() async throws {
-        try await contract.aSlowButLiveBodyOutlastsTheIdleTimeout(idleTimeout: .milliseconds(250))
-    }
-    func testCancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
-        try await contract.cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile()
-    }
-    func testCancelBeforeTheHeadEndsPromptly() async throws { try await contract.cancelBeforeTheHeadEndsPromptly() }
-    func testRedirectsAreFollowedAndReported() async throws { try await contract.redirectsAreFollowedAndReported() }
-    func testARedirectLoopFailsAsTooManyRedirects() async throws { try await contract.aRedirectLoopFailsAsTooManyRedirects() }
-    func testUnusableURLsFailWithoutARequest() async throws { try await contract.unusableURLsFailWithoutARequest() }
-    func testARefusedConnectionIsATransportError() async throws { try await contract.aRefusedConnectionIsATransportError() }
-
-    // MARK: AsyncHTTPClient only
-
-    func testIPv6LiteralURL() async throws { try await contract.ipv6LiteralURL() }
-    func testSubSecondIdleTimeoutIsExact() async throws { try await contract.subSecondIdleTimeoutIsExact() }
-
-    func testTotalTimeoutEndsALiveButEndlessTransfer() async throws {
-        let limited = AsyncHTTPClientTransport(configuration: .init(totalTimeout: .milliseconds(300)))
-        contract.server.setRoute("/drip", Route(body: contract.body, faults: Faults(bytesPerSecond: 50_000)))
-        let started = ContinuousClock.now
+extension TimedSuites.AsyncHTTPClientTransportTests {
+    /// Runs `body` with a fresh transport and its contract, ending both however `body` ends.
+    private func withContract(_ body: (AsyncHTTPClientTransport, TransportContract) async throws -> Void) async throws {
+        let transport = AsyncHTTPClientTransport()
         do {
-            _ = try await limited.fetch(contract.request("/drip", .file, idleTimeout: .seconds(10))) { _ in }
-            XCTFail("a 6-second transfer finished within 300 ms")
+            try await TransportContract.with(transport) { try await body(transport, $0) }
         } catch {
-            XCTAssertEqual(error, .timedOut)
+            try? await transport.shutdown()
+            throw error
         }
-        XCTAssertLessThan(ContinuousClock.now - started, .seconds(3))
-        XCTAssertEqual(try contract.leftovers(), [])
-        try await limited.shutdown()
+        try await transport.shutdown()
     }
 
-    func testGzipAndDeflateBodiesAreDecodedAndJudgedOnWireBytes() async throws {
-        try await contract.gzipAndDeflateBodiesAreDecodedAndJudgedOnWireBytes()
-    }
-    func testAnEncodedBodyCutShortIsATruncationOfItsWireBytes() async throws {
-        try await contract.anEncodedBodyCutShortIsATruncationOfItsWireBytes()
+    @Test func totalTimeoutEndsALiveButEndlessTransfer() async throws {
+        try await withContract { _, contract in
+            let limited = AsyncHTTPClientTransport(configuration: .init(totalTimeout: .milliseconds(300)))
+            contract.server.setRoute("/drip", Route(body: contract.body, faults: Faults(bytesPerSecond: 50_000)))
+            let started = ContinuousClock.now
+            do {
+                _ = try await limited.fetch(contract.request("/drip", .file, idleTimeout: .seconds(10))) { _ in }
+                Issue.record("a 6-second transfer finished within 300 ms")
+            } catch {
+                #expect((error as? FetchError) == .timedOut)
+            }
+            #expect(ContinuousClock.now - started < .seconds(3))
+            try #expect(contract.leftovers() == [])
+            try await limited.shutdown()
+        }
     }
 
     /// The size limit applies to the decoded bytes: a small compressed body that inflates past
     /// the limit fails (without inflating it all), and an incompressible one whose wire length
     /// is over the limit but whose decoded size is not passes.
-    func testTheSizeLimitAppliesToDecodedBytes() async throws {
-        let zeros = [UInt8](repeating: 0, count: 64 << 20)
-        let bomb = try Compressor.compress(zeros, "gzip")
-        contract.server.setRoute("/bomb", Route(body: bomb, faults: Faults(headers: ["Content-Encoding": "gzip"])))
-        for strategy in FetchStrategy.storing {
-            transport.inFlight.resetPeak()
-            await contract.expectFailure(contract.request("/bomb", strategy, maxSize: 1 << 20)) { $0 == .tooLarge(limit: 1 << 20) }
-            XCTAssertLessThan(transport.inFlight.peak, 8 << 20, "\(strategy): decoded far past the limit in one go")
+    @Test func theSizeLimitAppliesToDecodedBytes() async throws {
+        try await withContract { transport, contract in
+            let zeros = [UInt8](repeating: 0, count: 64 << 20)
+            let bomb = try Compressor.compress(zeros, "gzip")
+            contract.server.setRoute("/bomb", Route(body: bomb, faults: Faults(headers: ["Content-Encoding": "gzip"])))
+            for strategy in FetchStrategy.storing {
+                transport.inFlight.resetPeak()
+                await contract.expectFailure(contract.request("/bomb", strategy, maxSize: 1 << 20)) { $0 == .tooLarge(limit: 1 << 20) }
+                #expect(transport.inFlight.peak < 8 << 20, "\(strategy): decoded far past the limit in one go")
+            }
+            var random = SystemRandomNumberGenerator()
+            let noise = (0..<10_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let wire = try Compressor.compress(noise, "gzip")
+            #expect(wire.count > noise.count, "gzip grows incompressible bytes")
+            contract.server.setRoute("/noise", Route(body: wire, faults: Faults(headers: ["Content-Encoding": "gzip"])))
+            let result = try await transport.fetch(contract.request("/noise", maxSize: noise.count)) { _ in }
+            try #expect(contract.bytes(result) == noise)
+            await contract.expectFailure(contract.request("/noise", maxSize: noise.count - 1)) { $0 == .tooLarge(limit: noise.count - 1) }
+            try #expect(contract.leftovers() == [])
         }
-        var random = SystemRandomNumberGenerator()
-        let noise = (0..<10_000).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let wire = try Compressor.compress(noise, "gzip")
-        XCTAssertGreaterThan(wire.count, noise.count, "gzip grows incompressible bytes")
-        contract.server.setRoute("/noise", Route(body: wire, faults: Faults(headers: ["Content-Encoding": "gzip"])))
-        let result = try await transport.fetch(contract.request("/noise", maxSize: noise.count)) { _ in }
-        XCTAssertEqual(try contract.bytes(result), noise)
-        await contract.expectFailure(contract.request("/noise", maxSize: noise.count - 1)) { $0 == .tooLarge(limit: noise.count - 1) }
-        XCTAssertEqual(try contract.leftovers(), [])
     }
 
-    func testAnUnsupportedEncodingFailsRatherThanPassingOffEncodedBytes() async throws {
-        contract.server.setRoute("/br", Route(body: contract.body, faults: Faults(headers: ["Content-Encoding": "br"])))
-        await contract.expectFailure(contract.request("/br", .file)) { $0 == .transport("unsupported Content-Encoding br") }
-        XCTAssertEqual(try contract.leftovers(), [])
+    @Test func anUnsupportedEncodingFailsRatherThanPassingOffEncodedBytes() async throws {
+        try await withContract { _, contract in
+            contract.server.setRoute("/br", Route(body: contract.body, faults: Faults(headers: ["Content-Encoding": "br"])))
+            await contract.expectFailure(contract.request("/br", .file)) { $0 == .transport("unsupported Content-Encoding br") }
+            try #expect(contract.leftovers() == [])
+        }
     }
 
-    func testIdentityIsAskedForUnlessTheCallerAsksOtherwise() throws {
-        let plain = try RequestBuilder.make(contract.request("/a"))
-        XCTAssertEqual(plain.headers["Accept-Encoding"], ["identity"])
-        let asked = try RequestBuilder.make(contract.request("/a", headers: ["accept-encoding": "gzip"]))
-        XCTAssertEqual(asked.headers["Accept-Encoding"], ["gzip"])
+    @Test func identityIsAskedForUnlessTheCallerAsksOtherwise() async throws {
+        try await withContract { _, contract in
+            let plain = try RequestBuilder.make(contract.request("/a"))
+            #expect(plain.headers["Accept-Encoding"] == ["identity"])
+            let asked = try RequestBuilder.make(contract.request("/a", headers: ["accept-encoding": "gzip"]))
+            #expect(asked.headers["Accept-Encoding"] == ["gzip"])
+        }
     }
 }
 
@@ -128,16 +96,9 @@ enum Compressor {
         let (tool, arguments): (String, [String]) = encoding == "gzip"
             ? ("/bin/gzip", ["-c", "-n", input.path])
             : ("/usr/bin/python3", ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.compress(open(sys.argv[1], 'rb').read()))", input.path])
-        guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("no \(tool) to make a \(encoding) body") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, !data.isEmpty else { throw XCTSkip("\(tool) failed to compress") }
-        return [UInt8](data)
+        guard FileManager.default.isExecutableFile(atPath: tool) else { try TestSkip.skip("no \(tool) to make a \(encoding) body") }
+        let run = try ChildProcessRunner.run(URL(fileURLWithPath: tool), arguments, timeout: .seconds(120))
+        guard run.status == 0, !run.output.isEmpty else { try TestSkip.skip("\(tool) failed to compress: \(run.stderr)") }
+        return [UInt8](run.output)
     }
 }

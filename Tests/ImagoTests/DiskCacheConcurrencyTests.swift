@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import Synchronization
 import XCTest
 @testable import Imago
@@ -60,24 +61,16 @@ final class DiskCacheConcurrencyTests: DiskCacheTestCase {
     }
 
     func testWritersInAChildProcessAndThisOne() throws {
-        guard let executable = ChildTestProcess.testExecutable() else { throw XCTSkip("test executable not found") }
-        let child = Process()
-        child.executableURL = executable
-        child.arguments = ["ImagoTests.DiskCacheConcurrencyTests/testChildProcessWriter"]
-        child.environment = ProcessInfo.processInfo.environment.merging(
-            ["IMAGO_DISK_CACHE_CHILD_DIR": cacheDirectory.path]) { $1 }
-        let output = Pipe()
-        child.standardOutput = output
-        child.standardError = FileHandle.nullDevice
+        let child = try ChildTestProcess(test: "ImagoTests.DiskCacheConcurrencyTests/testChildProcessWriter",
+                                         environment: ["IMAGO_DISK_CACHE_CHILD_DIR": cacheDirectory.path])
         let cache = try makeCache(sizeLimit: 60_000, realClock: true)
         try child.run()
         for round in 0..<60 {
             try cache.store(Self.payload(tag: "parent-\(round)"), forKey: "same", metadata: .init(etag: "parent-\(round)"))
             try cache.store(Self.payload(tag: "parent-key-\(round)"), forKey: "parent-key-\(round)")
         }
-        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        XCTAssertEqual(child.terminationStatus, 0)
+        let (status, _, report) = child.finish()
+        XCTAssertEqual(status, 0, report)
         XCTAssertTrue(report.contains("Executed 1 test, with 0 failures"), "the child ran its writer: \(report)")
         XCTAssertLessThanOrEqual(try directorySize(), 60_000)
         XCTAssertEqual(cache.totalSize, try directorySize())

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoCorpus
+import ImagoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +25,7 @@ final class DiskCacheKillTests: DiskCacheTestCase {
             // spread over the next operation's phases (payload, temporary file, publish, evict).
             let killDelay = useconds_t.random(in: 0..<3000, using: &random)
             let child = try ChildTestProcess(
-                testName: "DiskCacheKillTests/testKilledWriterChild",
+                test: "ImagoTests.DiskCacheKillTests/testKilledWriterChild",
                 environment: ["IMAGO_KILL_CHILD_DIR": cacheDirectory.path,
                               "IMAGO_KILL_CHILD_SEED": "\(round)"])
             try child.run()
@@ -58,7 +59,7 @@ final class DiskCacheKillTests: DiskCacheTestCase {
     /// DISK-2 across processes: this process and a child write, replace, read and remove the
     /// same few keys at once; every read on either side is one complete write for its key.
     func testTwoProcessesReadingAndWritingTheSameKeysSeeOnlyCompleteEntries() throws {
-        let child = try ChildTestProcess(testName: "DiskCacheKillTests/testMixedReaderWriterChild",
+        let child = try ChildTestProcess(test: "ImagoTests.DiskCacheKillTests/testMixedReaderWriterChild",
                                          environment: ["IMAGO_MIXED_CHILD_DIR": cacheDirectory.path])
         let cache = try makeCache(sizeLimit: Self.sizeLimit, realClock: true)
         try child.run()

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoBench
 import XCTest
 @testable import Imago
 
@@ -140,10 +141,10 @@ final class DiskCacheTests: DiskCacheTestCase {
         for _ in 0..<(size >> 20) { try handle.write(contentsOf: chunk) }
         try handle.close()
 
-        resetPeakRSS()
-        let before = peakRSS()
+        ProcessMemory.resetPeak()
+        let before = ProcessMemory.peakResidentBytes() ?? 0
         XCTAssertTrue(try cache.store(fileAt: source, forKey: "big"))
-        let growth = peakRSS() - before
+        let growth = (ProcessMemory.peakResidentBytes() ?? 0) - before
         print("peak RSS growth while storing a 50 MiB file across file systems: \(growth >> 10) KiB")
         XCTAssertFalse(FileManager.default.fileExists(atPath: source.path))
         let entry = try XCTUnwrap(cache.entry(forKey: "big"))
@@ -166,20 +167,5 @@ final class DiskCacheTests: DiskCacheTestCase {
         XCTAssertEqual(try listing(), [])
         XCTAssertTrue(try cache.store(bytes(10, seed: 3), forKey: "c"))
         XCTAssertNotNil(cache.entry(forKey: "c"))
-    }
-
-    // MARK: - Peak RSS
-
-    private func resetPeakRSS() {
-        // Writing 5 to clear_refs resets VmHWM to the current RSS (Linux >= 4.0).
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    }
-
-    private func peakRSS() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kb * 1024
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ImagoCorpus
 import ImagoConformance
 import ImagoTestServer
+import ImagoTestSupport
 import Synchronization
 import XCTest
 @_spi(Testing) @testable import Imago

@@ -1,4 +1,5 @@
 @_spi(Cgroups) @testable import Imago
+import ImagoTestSupport
 import XCTest
 
 /// `MemoryLimit` over fake cgroup trees: where the cgroup is found, which file sets the figure,

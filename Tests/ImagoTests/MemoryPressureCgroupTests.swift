@@ -1,5 +1,7 @@
 @_spi(Cgroups) @testable import Imago
 import Foundation
+import ImagoBench
+import ImagoTestSupport
 import Synchronization
 import XCTest
 
@@ -7,12 +9,16 @@ import XCTest
 /// child cgroup filled by a child process, and the idle cost of the watcher. Skipped (with the
 /// reason) where the machine offers no writable v1 memory cgroup.
 final class MemoryPressureCgroupTests: XCTestCase {
-    private var childCgroup: String?
+    private var childCgroup: MemoryCgroupChild?
     private var child: Process?
 
     override func tearDown() {
         if let child, child.isRunning { child.terminate(); child.waitUntilExit() }
-        if let childCgroup { Self.removeCgroup(childCgroup) }
+        do {
+            try childCgroup?.remove()
+        } catch {
+            XCTFail("\(error)")
+        }
     }
 
     /// A child of the process's OWN v1 memory cgroup (never the hierarchy's root), limited to
@@ -20,11 +26,13 @@ final class MemoryPressureCgroupTests: XCTestCase {
     /// crosses 75% and 90%. The monitor, built for that cgroup, must report a warning then a
     /// critical from the usage thresholds, then normal when the child exits.
     func testV1UsageThresholdsFireInALimitedChildCgroup() throws {
-        let (hierarchy, directory) = try makeChildCgroup(limit: 64 << 20)
         let limit = 64 << 20
+        let cgroup = try TestMemoryCgroup.makeOrSkip(limitBytes: limit, version: .v1)
+        childCgroup = cgroup
+        let (mountPoint, directory) = (cgroup.location.mountPoint, cgroup.location.directory)
         let monitor = MemoryPressureMonitor(
-            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: hierarchy.mountPoint, directory: directory,
-                                                         hierarchyPath: String(directory.dropFirst(hierarchy.mountPoint.count)),
+            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: mountPoint, directory: directory,
+                                                         hierarchyPath: String(directory.dropFirst(mountPoint.count)),
                                                          isOwnDirectory: true)),
             configuration: .init(minimumRepeatInterval: .zero))
         let eventFDs = { ProcessResources.openDescriptorTargets().filter { $0.contains("eventfd") }.count }
@@ -42,7 +50,7 @@ final class MemoryPressureCgroupTests: XCTestCase {
 
         let warning = recorder.expectation(level: .warning), critical = recorder.expectation(level: .critical)
         let input = Pipe(), output = Pipe()
-        let crossings = try startAllocator(in: directory, target: 60 << 20,
+        let crossings = try startAllocator(in: cgroup, target: 60 << 20,
                                            marks: [limit * 3 / 4, limit * 9 / 10], input: input, output: output)
         wait(for: [warning, critical], timeout: 60, enforceOrder: true)
         let crossed = crossings()
@@ -127,27 +135,10 @@ final class MemoryPressureCgroupTests: XCTestCase {
         return monitor.watcherThreadID
     }
 
-    /// mkdir a child of the process's own v1 memory cgroup and set its limit, or skip.
-    private func makeChildCgroup(limit: Int) throws -> (CgroupHierarchy, String) {
-        guard let hierarchy = CgroupLocator.locate(root: "/").v1 else {
-            throw XCTSkip("no cgroup v1 memory hierarchy for this process")
-        }
-        let directory = hierarchy.directory + "/imago-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard mkdir(directory, 0o755) == 0 else {
-            throw XCTSkip("cannot create \(directory): \(String(cString: strerror(errno)))")
-        }
-        childCgroup = directory
-        guard let fd = Optional(open(directory + "/memory.limit_in_bytes", O_WRONLY)), fd >= 0,
-              SmallFile.write(String(limit), to: fd) == nil, close(fd) == 0 else {
-            throw XCTSkip("cannot set memory.limit_in_bytes in \(directory)")
-        }
-        return (hierarchy, directory)
-    }
-
     /// Starts python3 in the cgroup (`sh` moves itself in, then execs) and returns a function
     /// giving, per mark, the CLOCK_MONOTONIC second at which the child first read a usage at or
     /// above it (read after the allocator reported "ready").
-    private func startAllocator(in directory: String, target: Int, marks: [Int], input: Pipe,
+    private func startAllocator(in cgroup: MemoryCgroupChild, target: Int, marks: [Int], input: Pipe,
                                 output: Pipe) throws -> () -> [Int: Double] {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("python3 not installed") }
         let script = """
@@ -167,11 +158,11 @@ final class MemoryPressureCgroupTests: XCTestCase {
             print("ready", flush=True)
             sys.stdin.read()
             """
+        let command = cgroup.joiningCommand("/usr/bin/python3", ["-u", "-c", script, cgroup.location.directory + "/memory.usage_in_bytes",
+                                                                  String(target), marks.map(String.init).joined(separator: ",")])
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "echo $$ > \"$1\" && shift && exec /usr/bin/python3 -u -c \"$@\"", "sh",
-                             directory + "/cgroup.procs", script, directory + "/memory.usage_in_bytes", String(target),
-                             marks.map(String.init).joined(separator: ",")]
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.arguments
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -199,14 +190,5 @@ final class MemoryPressureCgroupTests: XCTestCase {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// rmdir, retried briefly: the kernel may still be tearing down the exited child's charge.
-    private static func removeCgroup(_ directory: String) {
-        for _ in 0..<50 {
-            if rmdir(directory) == 0 || errno == ENOENT { return }
-            usleep(20_000)
-        }
-        print("could not remove \(directory): \(String(cString: strerror(errno)))")
     }
 }

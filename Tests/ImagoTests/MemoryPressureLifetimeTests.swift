@@ -1,4 +1,5 @@
 @testable import Imago
+import ImagoTestSupport
 import Synchronization
 import XCTest
 

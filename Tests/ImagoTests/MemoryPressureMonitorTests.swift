@@ -1,5 +1,6 @@
 @testable import Imago
 import ImagoConformance
+import ImagoTestSupport
 import Synchronization
 import XCTest
 

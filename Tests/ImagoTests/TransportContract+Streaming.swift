@@ -1,7 +1,7 @@
 import Foundation
 import ImagoTestServer
 import Synchronization
-import XCTest
+import Testing
 @testable import Imago
 
 /// What a transport does with `.stream`: the body goes to the request's consumer piece by
@@ -20,26 +20,26 @@ extension TransportContract {
         let consumer = CollectingConsumer()
         let seen = Mutex<[FetchProgress]>([])
         let result = try await transport.fetch(streaming("/s.bin", consumer)) { p in seen.withLock { $0.append(p) } }
-        guard case .streamed = result.body else { return XCTFail("\(result.body)") }
-        XCTAssertEqual(consumer.bytes, body)
-        XCTAssertGreaterThan(consumer.pieces, 0)
-        XCTAssertEqual(result.receivedBytes, body.count)
-        XCTAssertEqual(seen.withLock { $0.last?.received }, body.count)
-        XCTAssertEqual(try leftovers(), [], "a streamed body leaves no file")
+        guard case .streamed = result.body else { Issue.record("\(result.body)"); return }
+        #expect(consumer.bytes == body)
+        #expect(consumer.pieces > 0)
+        #expect(result.receivedBytes == body.count)
+        #expect(seen.withLock { $0.last?.received } == body.count)
+        try #expect(leftovers() == [], "a streamed body leaves no file")
     }
 
     func streamingJudgesTheHeadBeforeAnyPiece() async throws {
         server.setRoute("/gone.bin", Route(body: body, faults: Faults(status: 404)))
         let consumer = CollectingConsumer()
         await expectFailure(streaming("/gone.bin", consumer)) { $0 == .httpStatus(404) }
-        XCTAssertEqual(consumer.pieces, 0, "a 404 body reached the consumer")
+        #expect(consumer.pieces == 0, "a 404 body reached the consumer")
     }
 
     func streamingStopsWhenTheConsumerRefuses() async throws {
         server.setRoute("/refused.bin", Route(body: body))
         let consumer = CollectingConsumer(refuseAfter: 1)
         await expectFailure(streaming("/refused.bin", consumer)) { $0 == .bodyRefused("enough") }
-        XCTAssertEqual(consumer.pieces, 1, "pieces after the refusal")
+        #expect(consumer.pieces == 1, "pieces after the refusal")
     }
 
     func streamingKeepsTheLimitTruncationAndNeedsAConsumer() async throws {
@@ -47,7 +47,7 @@ extension TransportContract {
         server.setRoute("/cut.bin", Route(body: body, faults: Faults(closeAfterBytes: body.count / 2)))
         let limited = CollectingConsumer()
         await expectFailure(streaming("/big.bin", limited, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
-        XCTAssertLessThanOrEqual(limited.bytes.count, 1000)
+        #expect(limited.bytes.count <= 1000)
         await expectFailure(streaming("/cut.bin", CollectingConsumer())) {
             if case .truncated = $0 { return true }
             return false

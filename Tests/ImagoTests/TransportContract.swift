@@ -1,13 +1,13 @@
 import Foundation
 import ImagoTestServer
 import Synchronization
-import XCTest
+import Testing
 @testable import Imago
 
-/// What every `ImageTransport` must do, as check functions against the loopback server, run by
-/// one thin XCTestCase per transport (URLSessionTransportTests, AsyncHTTPClientTransportTests).
-/// Functions rather than an inherited test class: XCTest on Linux does not run test methods a
-/// class inherits. Each check fails through XCTest assertions at the check's own lines.
+/// What every `ImageTransport` must do, as check functions against the loopback server, run for
+/// every transport in `TestTransports.all` by the parameterised `TransportContractTests` (and by
+/// the transport-specific suites for their own checks). Each check records its issues at its
+/// own lines.
 struct TransportContract {
     let transport: any ImageTransport
     let server: TestServer
@@ -27,6 +27,32 @@ struct TransportContract {
         try? FileManager.default.removeItem(at: downloads)
     }
 
+    /// Runs `check` with a contract (server, downloads directory) for `transport`, and stops
+    /// it however `check` ends.
+    static func with(_ transport: any ImageTransport, _ check: (TransportContract) async throws -> Void) async throws {
+        let contract = try await start(transport)
+        do {
+            try await check(contract)
+        } catch {
+            try? await contract.stop()
+            throw error
+        }
+        try await contract.stop()
+    }
+
+    /// Runs `check` with a fresh transport of `transportCase` and a contract of its own, then
+    /// stops the contract and shuts the transport down, however `check` ends.
+    static func with(_ transportCase: TransportCase, _ check: (TransportContract) async throws -> Void) async throws {
+        let owned = transportCase.makeOwned()
+        do {
+            try await with(owned.transport, check)
+        } catch {
+            try? await owned.shutdown()
+            throw error
+        }
+        try await owned.shutdown()
+    }
+
     // MARK: Helpers
 
     func request(_ path: String, _ strategy: FetchStrategy = .data, headers: [String: String] = [:],
@@ -38,25 +64,25 @@ struct TransportContract {
     func leftovers() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: downloads.path) }
 
     /// The body's bytes (a file body is read and removed).
-    func bytes(_ result: FetchResult, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8] {
+    func bytes(_ result: FetchResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         switch result.body {
         case .data(let data): return [UInt8](data)
         case .file(let url):
             defer { try? FileManager.default.removeItem(at: url) }
             return [UInt8](try Data(contentsOf: url))
-        case .notModified: XCTFail("unexpected 304", file: file, line: line); return []
-        case .streamed: XCTFail("unexpected streamed body", file: file, line: line); return []
+        case .notModified: Issue.record("unexpected 304", sourceLocation: sourceLocation); return []
+        case .streamed: Issue.record("unexpected streamed body", sourceLocation: sourceLocation); return []
         }
     }
 
-    func expectFailure(_ request: FetchRequest, file: StaticString = #filePath, line: UInt = #line,
+    func expectFailure(_ request: FetchRequest, sourceLocation: SourceLocation = #_sourceLocation,
                        _ expected: (FetchError) -> Bool) async {
         do {
             let result = try await transport.fetch(request) { _ in }
-            XCTFail("fetch succeeded (\(result.receivedBytes) bytes)", file: file, line: line)
+            Issue.record("fetch succeeded (\(result.receivedBytes) bytes)", sourceLocation: sourceLocation)
             _ = try? bytes(result)
         } catch {
-            XCTAssertTrue(expected(error), "got \(error)", file: file, line: line)
+            #expect(expected(error), "got \(error)", sourceLocation: sourceLocation)
         }
     }
 
@@ -67,27 +93,27 @@ struct TransportContract {
         for strategy in FetchStrategy.storing {
             let seen = Mutex<[FetchProgress]>([])
             let result = try await transport.fetch(request("/a.bin", strategy)) { p in seen.withLock { $0.append(p) } }
-            if strategy == .file, case .data = result.body { XCTFail("expected a file") }
-            XCTAssertEqual(try bytes(result), body, "\(strategy)")
-            XCTAssertEqual(result.receivedBytes, body.count)
-            XCTAssertEqual(result.finalURL, server.url(for: "/a.bin"))
-            XCTAssertEqual(result.redirects, 0)
+            if strategy == .file, case .data = result.body { Issue.record("expected a file") }
+            try #expect(bytes(result) == body, "\(strategy)")
+            #expect(result.receivedBytes == body.count)
+            #expect(result.finalURL == server.url(for: "/a.bin"))
+            #expect(result.redirects == 0)
             let progress = seen.withLock { $0 }
-            XCTAssertEqual(progress.last?.received, body.count)
-            XCTAssertEqual(zip(progress, progress.dropFirst()).filter { $0.received > $1.received }.count, 0)
-            XCTAssertTrue(progress.allSatisfy { $0.expected == body.count && ($0.fraction ?? 2) <= 1 })
-            XCTAssertEqual(result.head.etag?.isEmpty, false)
+            #expect(progress.last?.received == body.count)
+            #expect(zip(progress, progress.dropFirst()).filter { $0.received > $1.received }.count == 0)
+            #expect(progress.allSatisfy { $0.expected == body.count && ($0.fraction ?? 2) <= 1 })
+            #expect(result.head.etag?.isEmpty == false)
         }
-        XCTAssertEqual(try leftovers(), [])
+        try #expect(leftovers() == [])
     }
 
     func unknownLengthIsReportedAsUnknown() async throws {
         server.setRoute("/chunked", Route(body: body, faults: Faults(chunked: true)))
         let seen = Mutex<[FetchProgress]>([])
         let result = try await transport.fetch(request("/chunked")) { p in seen.withLock { $0.append(p) } }
-        XCTAssertEqual(try bytes(result), body)
-        XCTAssertFalse(seen.withLock { $0 }.isEmpty)
-        XCTAssertTrue(seen.withLock { $0 }.allSatisfy { $0.expected == nil && $0.fraction == nil })
+        try #expect(bytes(result) == body)
+        #expect(!seen.withLock { $0 }.isEmpty)
+        #expect(seen.withLock { $0 }.allSatisfy { $0.expected == nil && $0.fraction == nil })
     }
 
     func nonSuccessStatusFailsAtTheHead() async throws {
@@ -99,7 +125,7 @@ struct TransportContract {
             // Retry-After only counts with a status worth retrying.
             await expectFailure(request("/gone", strategy)) { $0 == .httpStatus(404, retryAfter: nil) }
         }
-        XCTAssertEqual(try leftovers(), [], "no temp file for a rejected body")
+        try #expect(leftovers() == [], "no temp file for a rejected body")
     }
 
     func shortBodyIsATruncationNeverASuccess() async throws {
@@ -110,16 +136,16 @@ struct TransportContract {
                 return false
             }
         }
-        XCTAssertEqual(try leftovers(), [], "the partial download is deleted")
+        try #expect(leftovers() == [], "the partial download is deleted")
     }
 
     func conditionalRequestGets304() async throws {
         server.setRoute("/etag", Route(body: body))
         let first = try await transport.fetch(request("/etag")) { _ in }
-        let etag = try XCTUnwrap(first.head.etag)
+        let etag = try #require(first.head.etag)
         let second = try await transport.fetch(request("/etag", headers: ["If-None-Match": etag])) { _ in }
-        guard case .notModified = second.body else { return XCTFail("expected 304, got \(second.body)") }
-        XCTAssertEqual(second.head.statusCode, 304)
+        guard case .notModified = second.body else { Issue.record("expected 304, got \(second.body)"); return }
+        #expect(second.head.statusCode == 304)
     }
 
     func oversizeBodyFailsEarly() async throws {
@@ -127,7 +153,7 @@ struct TransportContract {
         await expectFailure(request("/big", maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
         server.setRoute("/big-chunked", Route(body: body, faults: Faults(chunked: true)))
         await expectFailure(request("/big-chunked", .file, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
-        XCTAssertEqual(try leftovers(), [])
+        try #expect(leftovers() == [])
     }
 
     /// The body is paced (2 s in all) so reading it on after the refusal would be unmistakable.
@@ -139,15 +165,15 @@ struct TransportContract {
             let closedBefore = server.counters.connectionsClosedByClient
             await expectFailure(request(path, strategy, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
             try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
-            XCTAssertLessThan(server.counters.bodyBytesSent(for: path), large.count / 2, "\(strategy)")
+            #expect(server.counters.bodyBytesSent(for: path) < large.count / 2, "\(strategy)")
         }
-        XCTAssertEqual(try leftovers(), [])
+        try #expect(leftovers() == [])
     }
 
     func stallBeyondTheIdleTimeoutTimesOut() async throws {
         server.setRoute("/stall", Route(body: body, faults: Faults(stallAfterBytes: 1000)))
         await expectFailure(request("/stall", .file, idleTimeout: .milliseconds(200))) { $0 == .timedOut }
-        XCTAssertEqual(try leftovers(), [])
+        try #expect(leftovers() == [])
     }
 
     /// The idle timeout is about silence: a slow body whose whole transfer takes longer than
@@ -157,8 +183,8 @@ struct TransportContract {
         server.setRoute("/slow", Route(body: slow, faults: Faults(bytesPerSecond: 100_000)))
         let started = ContinuousClock.now
         let result = try await transport.fetch(request("/slow", idleTimeout: idleTimeout)) { _ in }
-        XCTAssertEqual(try bytes(result), slow)
-        XCTAssertGreaterThan(ContinuousClock.now - started, idleTimeout, "the transfer outlasted the timeout")
+        try #expect(bytes(result) == slow)
+        #expect(ContinuousClock.now - started > idleTimeout, "the transfer outlasted the timeout")
     }
 
     func cancelMidBodyEndsPromptlyClosesTheConnectionAndLeavesNoFile() async throws {
@@ -173,9 +199,9 @@ struct TransportContract {
             while received.withLock({ $0 }) == 0 { await Task.yield() }   // bytes reached the client
             task.cancel()
             let result = await task.result
-            XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? FetchError, .cancelled) }
+            #expect(throws: FetchError.cancelled) { try result.get() }
             try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
-            XCTAssertEqual(try leftovers(), [], "\(strategy): temp file removed")
+            try #expect(leftovers() == [], "\(strategy): temp file removed")
         }
     }
 
@@ -190,10 +216,10 @@ struct TransportContract {
         let cancelled = ContinuousClock.now
         task.cancel()
         let result = await task.result
-        XCTAssertLessThan(ContinuousClock.now - cancelled, .seconds(2), "the cancelled fetch lingered")
-        XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? FetchError, .cancelled) }
+        #expect(ContinuousClock.now - cancelled < .seconds(2), "the cancelled fetch lingered")
+        #expect(throws: FetchError.cancelled) { try result.get() }
         try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
-        XCTAssertEqual(try leftovers(), [])
+        try #expect(leftovers() == [])
     }
 
     /// `/hop-<name>-<i>` redirects to `/hop-<name>-<i+1>`; the last serves the body.
@@ -210,17 +236,17 @@ struct TransportContract {
         for strategy in FetchStrategy.storing {
             let start = redirectChain("ok-\(strategy.rawValue)", hops: 2)
             let result = try await transport.fetch(request(start, strategy)) { _ in }
-            XCTAssertEqual(try bytes(result), body)
-            XCTAssertEqual(result.redirects, 2)
-            XCTAssertEqual(result.finalURL, server.url(for: "/hop-ok-\(strategy.rawValue)-2"))
+            try #expect(bytes(result) == body)
+            #expect(result.redirects == 2)
+            #expect(result.finalURL == server.url(for: "/hop-ok-\(strategy.rawValue)-2"))
         }
         // The limit itself is allowed (5 redirects); one more is not.
         let five = try await transport.fetch(request(redirectChain("five", hops: 5))) { _ in }
-        XCTAssertEqual(five.redirects, 5)
-        XCTAssertEqual(try bytes(five), body)
+        #expect(five.redirects == 5)
+        try #expect(bytes(five) == body)
         await expectFailure(request(redirectChain("six", hops: 6))) { $0 == .tooManyRedirects(limit: 5) }
-        XCTAssertEqual(server.counters.requests(for: "/hop-six-6"), 0, "the request beyond the limit was not made")
-        XCTAssertEqual(try leftovers(), [])
+        #expect(server.counters.requests(for: "/hop-six-6") == 0, "the request beyond the limit was not made")
+        try #expect(leftovers() == [])
     }
 
     func aRedirectLoopFailsAsTooManyRedirects() async throws {
@@ -229,7 +255,7 @@ struct TransportContract {
         for strategy in FetchStrategy.storing {
             await expectFailure(request("/loop-a", strategy)) { $0 == .tooManyRedirects(limit: 5) && !$0.isTransient }
         }
-        XCTAssertEqual(try leftovers(), [])
+        try #expect(leftovers() == [])
     }
 
     /// Not http(s), or no host: refused before any request (the transport is safe alone).
@@ -241,7 +267,7 @@ struct TransportContract {
         var noHost = request("/a.bin")
         noHost.url = URL(string: "http:///a.bin")!
         await expectFailure(noHost) { if case .invalidURL = $0 { true } else { false } }
-        XCTAssertEqual(server.counters.totalRequests, before)
+        #expect(server.counters.totalRequests == before)
     }
 
     func aRefusedConnectionIsATransportError() async throws {

@@ -23,6 +23,8 @@ public struct MemoryCgroupLocation: Sendable, Equatable {
     public let directory: String
     /// The cgroup's path inside its hierarchy, e.g. "/process_api/ab12".
     public let hierarchyPath: String
+    /// Where its hierarchy is mounted, e.g. "/sys/fs/cgroup/memory" (under the locator's root).
+    public let mountPoint: String
 }
 
 /// The process's own memory cgroup, as Imago's `MemoryLimit` finds it (/proc/self/cgroup and
@@ -73,7 +75,8 @@ public struct MemoryCgroupLocator: Sendable {
         guard FileManager.default.fileExists(atPath: directory) else {
             return .failure(CgroupUnavailable("cgroup \(version.rawValue): \(directory) does not exist"))
         }
-        return .success(MemoryCgroupLocation(version: version, directory: directory, hierarchyPath: hierarchy.hierarchyPath))
+        return .success(MemoryCgroupLocation(version: version, directory: directory, hierarchyPath: hierarchy.hierarchyPath,
+                                             mountPoint: prefixed(hierarchy.mountPoint)))
     }
 
     private func prefixed(_ path: String) -> String {

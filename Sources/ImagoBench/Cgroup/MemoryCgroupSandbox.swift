@@ -34,23 +34,17 @@ public struct MemoryCgroupSandbox: Sendable {
         #if !os(Linux)
         throw CgroupUnavailable("memory cgroups exist only on Linux")
         #else
-        CgroupFS.removeStaleChildren(of: location.directory, prefix: Self.namePrefix)
-        let enabledHere = try enableMemoryControllerForChildren()
-        defer { if enabledHere { _ = CgroupFS.writeControl("-memory", to: location.directory + "/cgroup.subtree_control") } }
-        let directory = location.directory + "/" + Self.namePrefix + "\(getpid())-" + UUID().uuidString.prefix(8).lowercased()
-        if mkdir(directory, 0o755) != 0 {
-            throw CgroupUnavailable("cannot create a child cgroup in \(location.directory): \(CgroupFS.errorText(errno))")
-        }
-        var outcome: CgroupOutcome?
+        MemoryCgroupChild.removeStale(under: location, namePrefix: Self.namePrefix)
+        let child = try MemoryCgroupChild.make(under: location, namePrefix: Self.namePrefix, limitBytes: limitBytes)
+        let outcome: CgroupOutcome
         do {
-            try configure(directory, limitBytes: limitBytes)
-            outcome = try launch(executable, arguments, in: directory, limitBytes: limitBytes, timeout: timeout)
+            outcome = try launch(executable, arguments, in: child, timeout: timeout)
         } catch {
-            try? CgroupFS.remove(directory)
+            try? child.remove()
             throw error
         }
-        try CgroupFS.remove(directory)
-        return outcome!
+        try child.remove()
+        return outcome
         #endif
     }
 
@@ -65,67 +59,15 @@ public struct MemoryCgroupSandbox: Sendable {
         }
     }
 
-    /// v2 only: a child gets a memory controller only if its parent lists `memory` in
-    /// `cgroup.subtree_control`. Returns whether this call enabled it (so it is disabled again).
-    private func enableMemoryControllerForChildren() throws -> Bool {
-        guard location.version == .v2 else { return false }
-        let control = location.directory + "/cgroup.subtree_control"
-        let enabled = (try? String(contentsOfFile: control, encoding: .utf8))?.split(whereSeparator: \.isWhitespace) ?? []
-        if enabled.contains("memory") { return false }
-        guard let error = CgroupFS.writeControl("+memory", to: control) else { return true }
-        if error == EBUSY {
-            throw CgroupUnavailable("cgroup v2: cannot enable the memory controller below \(location.directory): it holds processes "
-                                    + "(this one included), and the no-internal-process rule forbids controllers for its children then")
-        }
-        throw CgroupUnavailable("cgroup v2: cannot enable the memory controller in \(control): \(CgroupFS.errorText(error))")
-    }
-
-    /// Writes the limit. v1 needs memory.limit_in_bytes ≤ memory.memsw.limit_in_bytes at every
-    /// moment, so the memory limit is lowered first and the memory+swap limit second; both equal
-    /// means swap cannot stretch the limit (v2: memory.swap.max 0 for the same reason).
-    private func configure(_ directory: String, limitBytes: Int?) throws {
-        let file = { (name: String) in directory + "/" + name }
-        var writes: [(String, String)] = []
-        switch location.version {
-        case .v1:
-            // A parent with oom_kill_disable would make an out-of-memory child hang instead of dying.
-            _ = CgroupFS.writeControl("0", to: file("memory.oom_control"))
-            if let limitBytes {
-                writes.append(("memory.limit_in_bytes", "\(limitBytes)"))
-                if FileManager.default.fileExists(atPath: file("memory.memsw.limit_in_bytes")) {
-                    writes.append(("memory.memsw.limit_in_bytes", "\(limitBytes)"))
-                }
-            }
-        case .v2:
-            if let limitBytes {
-                writes.append(("memory.max", "\(limitBytes)"))
-                if FileManager.default.fileExists(atPath: file("memory.swap.max")) { writes.append(("memory.swap.max", "0")) }
-            }
-        }
-        for (name, value) in writes {
-            if let error = CgroupFS.writeControl(value, to: file(name)) {
-                throw CgroupUnavailable("cannot write \(value) to \(file(name)): \(CgroupFS.errorText(error))")
-            }
-        }
-    }
-
-    /// Exit status of the joining shell when it could not write its pid into cgroup.procs.
-    static let joinFailedStatus: Int32 = 125
-
-    private func launch(_ executable: String, _ arguments: [String], in directory: String, limitBytes: Int?,
+    private func launch(_ executable: String, _ arguments: [String], in child: MemoryCgroupChild,
                         timeout: Duration) throws -> CgroupOutcome {
-        // The shell moves itself into the cgroup, then becomes the workload: race-free, since
-        // the workload's first instruction already runs inside the cgroup. The paths travel as
-        // arguments ($0 and "$@"), never spliced into the script.
-        let script = "echo $$ > \"$0\" || exit \(Self.joinFailedStatus); exec \"$@\""
-        let ending = try CapturedRun.run("/bin/sh", ["-c", script, directory + "/cgroup.procs", executable] + arguments,
-                                         timeout: timeout)
-        if ending.exitStatus == Self.joinFailedStatus {
+        let command = child.joiningCommand(executable, arguments)
+        let ending = try CapturedRun.run(command.executable, command.arguments, timeout: timeout)
+        if ending.exitStatus == MemoryCgroupChild.joinFailedStatus {
             let message = String(decoding: ending.standardError, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw CgroupUnavailable("cannot move a process into \(directory): \(message)")
+            throw CgroupUnavailable("cannot move a process into \(child.location.directory): \(message)")
         }
-        return CgroupCounterFiles.outcome(directory: directory, version: location.version, limitBytes: limitBytes,
-                                          exitStatus: ending.exitStatus, signal: ending.signal, timedOut: ending.timedOut,
-                                          standardOutput: ending.standardOutput, standardError: ending.standardError)
+        return child.outcome(exitStatus: ending.exitStatus, signal: ending.signal, timedOut: ending.timedOut,
+                             standardOutput: ending.standardOutput, standardError: ending.standardError)
     }
 }

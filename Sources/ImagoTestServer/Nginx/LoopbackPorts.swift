@@ -9,12 +9,13 @@ private let streamSocket = SOCK_STREAM
 /// Loopback sockets for starting a server on a port the test picks: nginx cannot report a
 /// kernel-chosen port back, so a free one is found by binding port 0, then handed to nginx.
 /// Another process may take it in between; the launcher retries with a new port when nginx
-/// says the address is in use.
-enum LoopbackPorts {
+/// says the address is in use. `ipv6Available` is also offered, as SPI, to the package's own
+/// test support (its IPv6 skips ask the same question nginx's listener does).
+@_spi(TestSupport) public enum LoopbackPorts {
     enum Family { case ipv4, ipv6 }
 
     /// Whether [::1] can be bound here (containers often run without IPv6 loopback).
-    static var ipv6Available: Bool {
+    @_spi(TestSupport) public static var ipv6Available: Bool {
         guard let fd = bound(.ipv6, port: 0) else { return false }
         close(fd)
         return true

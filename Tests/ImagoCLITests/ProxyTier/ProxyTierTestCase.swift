@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestServer
+import ImagoTestSupport
 import XCTest
 
 /// The shared cache tier's test base: several `imago load` processes, each with its own disk
@@ -32,23 +33,13 @@ class ProxyTierTestCase: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    /// nginx caching everything in front of the origin; skips the test, printing why, where
+    /// nginx caching everything in front of the origin; skips the test, saying why, where
     /// nginx cannot be run.
     func startProxy(lock: Bool = true, revalidate: Bool = true) async throws {
-        let result: Result<NginxServer, NginxError>
-        do {
-            result = .success(try await NginxServer.start(.init(locations: [
-                .prefix("/", .cachingProxy(to: .url(origin.baseURL), lock: lock, revalidate: revalidate)),
-                .exact(Self.statusPath, .stubStatus),
-            ])))
-        } catch {
-            result = .failure(error)
-        }
-        if case .failure(.unavailable(let reason)) = result {
-            print("\(name) skipped: \(reason)")
-            throw XCTSkip(reason)
-        }
-        proxy = try result.get()
+        proxy = try await NginxServer.startOrSkip(.init(locations: [
+            .prefix("/", .cachingProxy(to: .url(origin.baseURL), lock: lock, revalidate: revalidate)),
+            .exact(Self.statusPath, .stubStatus),
+        ]))
     }
 
     /// One round: `processCount` processes load `path` through the proxy at once, with the

@@ -5,10 +5,11 @@ import NIOPosix
 import NIOSSL
 
 /// A minimal HTTPS server on 127.0.0.1 with a certificate made at test time: every GET gets
-/// `200` and a fixed body. Only for the transport's TLS checks (trusted, untrusted); the
+/// `200` and a fixed body. Only for a transport's TLS checks (trusted, untrusted); the
 /// fault-injecting TestServer stays plain HTTP.
-final class TLSTestServer: Sendable {
-    let port: Int
+public final class TLSTestServer: Sendable {
+    /// The port it listens on (127.0.0.1).
+    public let port: Int
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
@@ -18,9 +19,11 @@ final class TLSTestServer: Sendable {
         self.channel = channel
     }
 
-    var baseURL: URL { URL(string: "https://127.0.0.1:\(port)")! }
+    /// `https://127.0.0.1:PORT`, no trailing slash.
+    public var baseURL: URL { URL(string: "https://127.0.0.1:\(port)")! }
 
-    static func start(certificate: SelfSignedCertificate, body: [UInt8]) async throws -> TLSTestServer {
+    /// Starts a server presenting `certificate` and answering every request with `body`.
+    public static func start(certificate: SelfSignedCertificate, body: [UInt8]) async throws -> TLSTestServer {
         let chain = try NIOSSLCertificate.fromPEMFile(certificate.certificatePath).map { NIOSSLCertificateSource.certificate($0) }
         let key = try NIOSSLPrivateKey(file: certificate.keyPath, format: .pem)
         let context = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
@@ -43,7 +46,8 @@ final class TLSTestServer: Sendable {
         }
     }
 
-    func shutdown() async throws {
+    /// Closes the listener and its event loop.
+    public func shutdown() async throws {
         try? await channel.close()
         try await group.shutdownGracefully()
     }
@@ -68,30 +72,5 @@ private final class FixedResponder: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)   // a client that refused our certificate
-    }
-}
-
-/// A throwaway certificate for 127.0.0.1 and localhost, made with the `openssl` command.
-struct SelfSignedCertificate {
-    let certificatePath: String
-    let keyPath: String
-
-    /// nil when there is no `openssl` to make one (the caller skips, saying so).
-    static func make(in directory: URL) throws -> SelfSignedCertificate? {
-        guard let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first(where: FileManager.default.isExecutableFile)
-        else { return nil }
-        let certificate = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: openssl)
-        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return SelfSignedCertificate(certificatePath: certificate, keyPath: key)
     }
 }

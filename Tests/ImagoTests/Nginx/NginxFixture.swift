@@ -1,79 +1,69 @@
 import Foundation
 import ImagoConformance
 import ImagoTestServer
+import ImagoTestSupport
 import Synchronization
-import XCTest
+import Testing
 @testable import Imago
 
-/// One transport with one fetch strategy. Every nginx test runs its scenario once per
-/// combination, each with its own query string, so nginx's access log tells them apart.
-struct NginxCombination: Sendable, CustomStringConvertible {
-    let transport: NginxTransportCase
+/// One transport with one fetch strategy: the argument of every parameterised nginx test. Each
+/// has its own query string, so nginx's access log tells the requests of combinations apart.
+struct NginxCombination: Sendable, CustomStringConvertible, CustomTestStringConvertible {
+    let transport: TransportCase
     let strategy: FetchStrategy
     /// `?via=TRANSPORT-STRATEGY`, appended to every URL the combination requests.
     var query: String { "?via=\(transport.name)-\(strategy.rawValue)" }
     var description: String { "\(transport.name)/\(strategy.rawValue)" }
+    var testDescription: String { description }
+
+    /// Every transport in `TestTransports.all` (in list order) with each fetch strategy.
+    static let all: [NginxCombination] = TestTransports.all.flatMap { transport in
+        FetchStrategy.allCases.map { NginxCombination(transport: transport, strategy: $0) }
+    }
+
+    /// Skips this test case, saying why, when its transport lacks `capability`; the other
+    /// combinations run in full.
+    func require(_ capability: TransportCase.Limitation) throws {
+        try transport.require(capability)
+    }
 }
 
-/// The nginx integration tests' base: a real nginx per test (started by the test, stopped in
-/// `tearDown` whatever happened), pipelines over every transport in `NginxTransports.all` with
-/// every strategy, and nginx's access log as the request counter.
-///
-/// Where nginx is not installed (`make deps` installs it) every test skips, printing why.
-class NginxTestCase: XCTestCase {
-    private(set) var nginx: NginxServer!
+extension TimedSuites {
+    /// The nginx integration suites (in `TimedSuites`: several time loads against nginx's rate
+    /// limit or a stall). Skipped where nginx is not installed (`make deps` installs it).
+    @Suite(.nginxInstalled) enum NginxTests {}
+}
+
+/// One nginx test case's world: a real nginx started for it, a directory for the pipelines'
+/// download temporaries, pipelines over a combination, and nginx's access log as the request
+/// counter. ``with(_:files:_:)`` stops nginx and removes the directory however the test ends.
+final class NginxFixture: Sendable {
+    let nginx: NginxServer
     /// Every pipeline's `temporaryDirectory`: download-to-file temporaries are made here.
-    private(set) var downloads: URL!
+    let downloads: URL
 
     /// Retries on, with short waits: a retry that should not happen shows up in the log at once.
     static let quickRetries = RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(10), maxDelay: .milliseconds(20))
 
-    override func setUp() async throws {
-        downloads = FileManager.default.temporaryDirectory.appendingPathComponent("imago-nginx-downloads-\(UUID())")
-        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+    private init(nginx: NginxServer, downloads: URL) {
+        self.nginx = nginx
+        self.downloads = downloads
     }
 
-    override func tearDown() async throws {
-        await nginx?.stop()
-        nginx = nil
-        try? FileManager.default.removeItem(at: downloads)
-    }
-
-    /// Starts this test's nginx; skips the test, printing why, where nginx cannot be run.
-    func startNginx(_ locations: [NginxLocation], files: [String: [UInt8]] = [:]) async throws -> NginxServer {
-        let result: Result<NginxServer, NginxError>
-        do {
-            result = .success(try await NginxServer.start(.init(locations: locations, files: files)))
-        } catch {
-            result = .failure(error)
-        }
-        if case .failure(.unavailable(let reason)) = result {
-            print("\(name) skipped: \(reason)")
-            throw XCTSkip(reason)
-        }
-        nginx = try result.get()
-        return nginx
-    }
-
-    /// Runs `body` for every transport (in list order) with each fetch strategy. With
-    /// `needing`, a transport that lacks it is skipped with its reason printed, and the whole
-    /// test is skipped when none has it.
-    func forEachCombination(needing capability: NginxTransportCase.Limitation? = nil,
-                            _ body: (NginxCombination) async throws -> Void) async throws {
-        var skipped: [String] = []
-        var ran = 0
-        for transport in NginxTransports.all {
-            if let capability, let reason = transport.limitations[capability] {
-                print("\(name): \(transport.name) skipped: \(reason)")
-                skipped.append("\(transport.name): \(reason)")
-                continue
+    /// Starts nginx with `locations` and `files` (skipping the test where nginx cannot run),
+    /// runs `body`, then stops nginx and removes the downloads directory.
+    static func with(_ locations: [NginxLocation], files: [String: [UInt8]] = [:],
+                     _ body: (NginxFixture) async throws -> Void) async throws {
+        try await TemporaryDirectory.with("imago-nginx-downloads") { downloads in
+            let nginx = try await NginxServer.startOrSkip(.init(locations: locations, files: files))
+            do {
+                try await body(NginxFixture(nginx: nginx, downloads: downloads))
+            } catch {
+                await nginx.stop()
+                throw error
             }
-            for strategy in FetchStrategy.allCases {
-                try await body(NginxCombination(transport: transport, strategy: strategy))
-                ran += 1
-            }
+            await nginx.stop()
         }
-        if ran == 0 { throw XCTSkip(skipped.joined(separator: "; ")) }
     }
 
     /// A pipeline over the combination's transport and strategy, without a memory cache (every
@@ -94,7 +84,7 @@ class NginxTestCase: XCTestCase {
     }
 
     /// The load's outcome; progress reports are collected into `progress` when given.
-    /// (Static, so a test can run it in a task of its own without sharing the test case.)
+    /// (Static, so a test can run it in a task of its own.)
     static func load(_ pipeline: ImagePipeline, _ request: ImageRequest,
                      progress: ProgressReports? = nil) async -> Result<ImageResponse, ImageLoadingError> {
         do throws(ImageLoadingError) {
@@ -137,9 +127,9 @@ class NginxTestCase: XCTestCase {
 
     /// A failed download's file goes when its fetch ends, a finished one's with the last
     /// reference to its bytes, which may be just after the load returns: waits up to 5 s.
-    func assertNoDownloadLeftovers(_ combination: NginxCombination, file: StaticString = #filePath, line: UInt = #line) async {
+    func expectNoDownloadLeftovers(_ combination: NginxCombination, sourceLocation: SourceLocation = #_sourceLocation) async {
         let clean = await waitUntil(timeout: .seconds(5)) { downloadLeftovers().isEmpty }
-        XCTAssertTrue(clean, "\(combination): left \(downloadLeftovers())", file: file, line: line)
+        #expect(clean, "\(combination): left \(downloadLeftovers())", sourceLocation: sourceLocation)
     }
 
     /// Waits (up to 10 s of real time) until the pipeline is backing off on `clock`, so a test

@@ -2,13 +2,16 @@ import Foundation
 
 /// One thread's scheduling counters from /proc/self/task/<tid>: how often it woke and how much
 /// CPU it used, to show that an idle watcher costs nothing.
-struct ThreadStats {
-    var voluntarySwitches: Int
-    var involuntarySwitches: Int
+public struct ThreadStats: Sendable {
+    /// Times the thread gave up the CPU itself (status `voluntary_ctxt_switches`): its wake-ups.
+    public var voluntarySwitches: Int
+    /// Times the scheduler took the CPU from it (status `nonvoluntary_ctxt_switches`).
+    public var involuntarySwitches: Int
     /// schedstat's first field: time spent on the CPU.
-    var cpuNanoseconds: Int
+    public var cpuNanoseconds: Int
 
-    static func read(threadID: Int32) -> ThreadStats? {
+    /// The counters of thread `threadID` of this process, or nil when it does not exist (any more).
+    public static func read(threadID: Int32) -> ThreadStats? {
         let base = "/proc/self/task/\(threadID)/"
         guard let status = try? String(contentsOfFile: base + "status", encoding: .utf8),
               let schedstat = try? String(contentsOfFile: base + "schedstat", encoding: .utf8) else { return nil }
@@ -22,7 +25,7 @@ struct ThreadStats {
     }
 
     /// The thread's name (comm).
-    static func name(threadID: Int32) -> String? {
+    public static func name(threadID: Int32) -> String? {
         (try? String(contentsOfFile: "/proc/self/task/\(threadID)/comm", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
