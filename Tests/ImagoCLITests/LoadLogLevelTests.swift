@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestServer
+import ImagoTestSupport
 import Testing
 
 /// `imago load --log-level`: the pipeline's swift-log records on standard error, standard output
@@ -8,7 +9,7 @@ import Testing
     private static let png = DecodeCommandTests.root.appendingPathComponent("Corpus/png/rgb-8.png")
 
     /// Runs `imago load` on a URL whose first request is answered 503 (so the load retries once).
-    private func load(_ options: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    private func load(_ options: [String]) async throws -> FinishedProcess {
         let server = try await TestServer.start()
         server.setRoute("/flaky.png", Route(body: [UInt8](try Data(contentsOf: Self.png)), contentType: "image/png")
             .failFirst(1, with: Faults(status: 503)))
