@@ -5,7 +5,11 @@ SHELL := /bin/bash
 # gcc: the `cc` that `make stream-check` compiles the push decoders' plain-C checks with.
 APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev zlib1g-dev nginx gcc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-RELEASE_BIN := .build/release/imago
+# The release build has a build directory of its own: SwiftPM locks a build directory for the
+# whole of a command, so a release build in .build would make a `swift test` or `make docs`
+# started beside it (CI's other lane, or a second terminal) wait until it is done.
+RELEASE_SCRATCH := .build-release
+RELEASE_BIN := $(RELEASE_SCRATCH)/release/imago
 
 .PHONY: deps build test bench bench-quick pillow corpus release conform conform-repeat
 
@@ -65,7 +69,7 @@ docs:
 	python3 Scripts/doc-coverage.py $(DOC_MODULES)
 
 release: deps
-	swift build -c release --product imago
+	swift build -c release --product imago --scratch-path $(RELEASE_SCRATCH)
 
 # Pillow is the peer the decode benchmark compares against; without it those rows say "skipped".
 PILLOW_VERSION := 13.0.0
