@@ -42,24 +42,3 @@ final class CaughtSignals: @unchecked Sendable {
     /// The exit status a shell reports for a process ended by `signal`.
     static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
 }
-
-/// Writes one line to standard output with a single write(2), unbuffered: a reader on a pipe
-/// sees each line as soon as it is printed, lines from concurrent loads never interleave, and
-/// nothing printed is lost when the process exits on a signal.
-func printLine(_ text: String) {
-    writeToStandardOutput(Array((text + "\n").utf8))
-}
-
-/// Writes `bytes` to standard output unbuffered, all of them (retrying short writes and
-/// EINTR), or as many as it takes until stdout is closed (EPIPE: nothing more can be said).
-func writeToStandardOutput(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
-    }
-}

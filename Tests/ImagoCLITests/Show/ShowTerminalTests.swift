@@ -202,6 +202,34 @@ struct ShowTerminalTests {
         try await server.shutdown()
     }
 
+    /// The terminal going away mid-load (its window closed): every write and read fails from
+    /// then on, and `imago show` still ends as after SIGHUP (129, not a crash on a failed write)
+    /// and leaves nothing in its temporary directory.
+    @Test(.timeLimit(.minutes(2)))
+    func aTerminalThatGoesAwayEndsItCleanly() async throws {
+        let server = try await TestServer.start()
+        let held = Gate()
+        server.setRoute("/held.png", Route(body: try ShowImages.quadrants(), contentType: "image/png", faults: Faults(gate: held)))
+        let command = [CommandRunner.executable.path, "show", server.url(for: "/held.png").absoluteString]
+        do {
+            let recorder = try ExitRecorder()
+            let tmux = try TmuxSession(recorder.wrappingThroughHangUp(command), columns: 60, rows: 20)
+            defer { tmux.kill() }
+            try await held.waitUntilHeld(timeout: .seconds(30))
+            _ = try await Self.screen(of: tmux, "the placeholder") { $0.text(row: 1).contains("░") }
+            try tmux.hangUp()
+            let status = try await Self.eventually("imago show to exit") { try recorder.status() }
+            #expect(status == 129)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: recorder.temporaryDirectory.path) == [])
+        } catch {
+            held.open()
+            try await server.shutdown()
+            throw error
+        }
+        held.open()
+        try await server.shutdown()
+    }
+
     /// Types Ctrl-C into the pane, or signals the `imago` the pane's shell runs.
     private func interrupt(_ tmux: TmuxSession, with interruption: Interruption) throws {
         if interruption == .controlC { return try tmux.sendKeys("C-c") }

@@ -41,6 +41,11 @@ final class TmuxSession {
         try run(["resize-window", "-t", Self.target, "-x", "\(columns)", "-y", "\(rows)"])
     }
 
+    /// Closes the session: its pane's terminal hangs up under the process running in it.
+    func hangUp() throws {
+        try run(["kill-session", "-t", Self.target])
+    }
+
     /// A tmux format of the pane: "#{pane_dead}", "#{cursor_flag}", "#{alternate_on}"...
     func format(_ format: String) throws -> String {
         try run(["display-message", "-p", "-t", Self.target, format]).trimmingCharacters(in: .whitespacesAndNewlines)
