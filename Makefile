@@ -3,7 +3,9 @@ SHELL := /bin/bash
 # nginx: the real server the nginx integration tests start on loopback (Debian 12's `nginx` is
 # the binary itself, built with gzip_static, limit_rate and proxy; the tests skip without it).
 # gcc: the `cc` that `make stream-check` compiles the push decoders' plain-C checks with.
-APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev zlib1g-dev nginx gcc
+# tmux: the real terminal `imago show`'s end-to-end tests run it in (ShowTerminalTests: keys,
+# resizes, the screen read back with its colours); without it they are skipped.
+APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev zlib1g-dev nginx gcc tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The release build has a build directory of its own: SwiftPM locks a build directory for the
 # whole of a command, so a release build in .build would make a `swift test` or `make docs`

@@ -165,7 +165,8 @@ let package = Package(
         .testTarget(
             name: "ImagoCLITests",
             // ImagoConformance: the conform tests read results logs and reports back with its types.
-            dependencies: ["ImagoCLI", "ImagoTestServer", "ImagoConformance", "ImagoTestSupport"]),
+            // Imago and ImagoCorpus: `imago show`'s tests make pixels and encode the images they serve.
+            dependencies: ["ImagoCLI", "Imago", "ImagoCorpus", "ImagoTestServer", "ImagoConformance", "ImagoTestSupport"]),
         .testTarget(
             name: "ImagoTestServerTests",
             dependencies: [

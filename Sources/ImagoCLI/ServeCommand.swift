@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let faults = Faults(latencyBeforeHead: latency.map { .milliseconds($0) }, bytesPerSecond: rate)
-        let stop = TerminationSignal()  // before listening, so an early signal is not lost
+        let stop = CaughtSignals()  // before listening, so an early signal is not lost
         let server = try await TestServer.start(
             .init(port: port, root: URL(fileURLWithPath: directory, isDirectory: true), defaultFaults: faults))
         // Unbuffered, so a parent process reading the pipe sees the line at once.

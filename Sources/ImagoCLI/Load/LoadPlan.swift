@@ -51,7 +51,7 @@ struct LoadPlan: Sendable {
 
     @MainActor
     private func load(_ text: String, _ pipeline: ImagePipeline) async -> SourceOutcome {
-        let request = ImageRequest(source: Self.source(text), options: options)
+        let request = ImageRequest(source: ImageSource(argument: text), options: options)
         var last: ImagePhase = .empty
         var succeeded = 0
         for _ in 0..<repetitions {
@@ -81,16 +81,5 @@ struct LoadPlan: Sendable {
         // which cancels the pipeline's work for it (a cancel is never a failure: TRANS-4).
         model.cancel()
         return .empty
-    }
-
-    /// A URL when the text names a scheme (`http://`, `HTTPS://`, `file:`, `ftp://`...: the
-    /// pipeline fetches http(s), reads file URLs locally and refuses other schemes with a clear
-    /// error); a local path otherwise.
-    static func source(_ text: String) -> ImageSource {
-        if let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-           text.contains("://") || scheme == "file" {
-            return .url(url)
-        }
-        return .file(URL(fileURLWithPath: text))
     }
 }

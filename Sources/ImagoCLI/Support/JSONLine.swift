@@ -42,8 +42,3 @@ struct JSONLine {
         return out + "\""
     }
 }
-
-/// Writes to standard error (diagnostics never go to stdout, which carries JSON).
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}

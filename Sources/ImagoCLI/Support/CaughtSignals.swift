@@ -1,17 +1,19 @@
 import Foundation
 
-/// SIGINT and SIGTERM as events instead of a sudden death: both are ignored as signals and
-/// delivered through a dispatch source, so a command can cancel its work, remove temporary
-/// files and flush what it printed before it exits (with 128 + the signal's number, as a shell
-/// expects: 130 for Ctrl-C, 143 for SIGTERM).
+/// Signals as events instead of a sudden death or a handler in signal context: each is ignored
+/// as a signal and delivered through a dispatch source. By default SIGINT and SIGTERM, so a
+/// command can cancel its work, remove temporary files and flush what it printed before it
+/// exits (with 128 + the signal's number, as a shell expects: 130 for Ctrl-C, 143 for SIGTERM);
+/// `imago show` adds SIGHUP and SIGWINCH (a resize).
 /// `@unchecked Sendable`: the dispatch sources are set once in `init` and afterwards only
 /// cancelled, which Dispatch allows from any thread; the stream is Sendable.
-final class TerminationSignal: @unchecked Sendable {
+final class CaughtSignals: @unchecked Sendable {
     private let signals: [Int32]
     private let sources: [any DispatchSourceSignal]
     private let stream: AsyncStream<Int32>
 
-    /// Starts catching at once, so a signal that arrives early is not lost.
+    /// Starts catching `signals` (default SIGINT and SIGTERM) at once, so a signal that arrives
+    /// early is not lost.
     init(_ signals: [Int32] = [SIGINT, SIGTERM]) {
         let (stream, continuation) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingOldest(4))
         self.stream = stream
@@ -25,7 +27,7 @@ final class TerminationSignal: @unchecked Sendable {
         }
     }
 
-    /// The next signal caught, or nil when the waiting task was cancelled.
+    /// The next signal caught, or nil when the waiting task was cancelled. One task at a time.
     func next() async -> Int32? {
         var iterator = stream.makeAsyncIterator()
         return await iterator.next()
@@ -39,20 +41,4 @@ final class TerminationSignal: @unchecked Sendable {
 
     /// The exit status a shell reports for a process ended by `signal`.
     static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
-}
-
-/// Writes one line to standard output with a single write(2), unbuffered: a reader on a pipe
-/// sees each line as soon as it is printed, lines from concurrent loads never interleave, and
-/// nothing printed is lost when the process exits on a signal.
-func printLine(_ text: String) {
-    var bytes = Array((text + "\n").utf8)
-    bytes.withUnsafeMutableBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }   // stdout closed (EPIPE): nothing more can be said
-            offset += written
-        }
-    }
 }

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Imago
+
+/// The flags that build a loading pipeline and its decode options, shared by `imago load` and
+/// `imago show` so both read them, check them and turn them into a pipeline the same way.
+struct PipelineOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "How bodies are received: data (in memory), file (streamed to a file) or stream (decoded as they arrive). Default: file with --cache-dir, else data.",
+        discussion: "With a disk cache, file downloads land in its directory and are renamed into it, and one that breaks mid-body is resumed with Range by the retry or the next run. stream keeps no copy of the body (with a disk cache, it is written beside the decode and stored once it decoded); a retry starts the body again."))
+    var strategy: FetchStrategy?
+
+    @Option(help: "The HTTP client (default: the pipeline's default on this platform).")
+    var transport: BuiltInTransport = .platformDefault
+
+    @Option(help: "Seconds without receiving anything before a fetch fails (fractions allowed; default 30).")
+    var timeout: Double = 30
+
+    @Option(help: "Use a disk cache in this directory (downloads then go there too; default: no disk cache).")
+    var cacheDir: String?
+
+    @Option(help: ArgumentHelp(
+        "How the disk cache treats HTTP caching headers (default http).",
+        discussion: "http: honour Cache-Control, Expires, Last-Modified and validators (RFC 9111); aggressive: store every image except no-store and reuse it without asking."))
+    var cachePolicy: HTTPCachePolicy.Mode?
+
+    @Option(help: "Disk entries stay fresh this many seconds after download or revalidation, whatever the server says (fractions allowed; default: the policy decides).")
+    var ttl: Double?
+
+    @Flag(help: "Revalidate every disk cache use with a conditional request (except immutable responses while fresh; default off).")
+    var alwaysRevalidate = false
+
+    @Flag(help: "Disable the memory cache (default: a memory cache).")
+    var noMemoryCache = false
+
+    @Option(help: "Scale down so the longest side is at most N pixels (default: full size).")
+    var maxPixelSize: Int?
+
+    @Flag(help: "Rotate/flip the pixels as the EXIF orientation says (default off).")
+    var applyOrientation = false
+
+    @Flag(help: "With --strategy stream: publish progressive previews (progressive JPEG scans, Adam7 PNG passes) while the body arrives (default off).")
+    var previews = false
+
+    @Option(help: "With --previews: the least seconds between two previews of one load (fractions allowed; default 0.25).")
+    var previewInterval: Double = 0.25
+
+    /// The longest `--ttl` (about 68 years): past it, milliseconds no longer fit a Duration.
+    static let maxTTL = Double(Int32.max)
+
+    func validate() throws {
+        if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let n = maxPixelSize, n < 1 { throw ValidationError("--max-pixel-size must be at least 1") }
+        if previews && strategy != .stream { throw ValidationError("--previews needs --strategy stream: only a streaming decode sees the image before its last byte") }
+        if !(previewInterval >= 0) || !(previewInterval <= Self.maxTTL) {
+            throw ValidationError("--preview-interval must be a number of seconds from 0 to \(Int(Self.maxTTL))")
+        }
+        if let ttl, !(ttl >= 0) || !(ttl <= Self.maxTTL) {
+            throw ValidationError("--ttl must be a number of seconds from 0 to \(Int(Self.maxTTL))")
+        }
+        let cacheOptions = [ttl != nil ? "--ttl" : nil, alwaysRevalidate ? "--always-revalidate" : nil,
+                            cachePolicy != nil ? "--cache-policy" : nil].compactMap { $0 }
+        if cacheDir == nil, let first = cacheOptions.first {
+            throw ValidationError("\(first) applies to the disk cache: give --cache-dir too")
+        }
+    }
+
+    /// How every source is decoded.
+    var decodeOptions: DecodeOptions {
+        DecodeOptions(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
+    }
+
+    /// The pipeline these flags describe. Without a disk cache, downloads go to
+    /// `temporaryDirectory` (the caller's run directory, removed when it ends); `events` sees
+    /// every pipeline event.
+    func makePipeline(temporaryDirectory: URL, events: @escaping @Sendable (PipelineEvent) -> Void,
+                      logger: Logger = ImagePipeline.Configuration.Diagnostics.quietLogger) throws -> ImagePipeline {
+        let httpPolicy = HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
+                                          alwaysRevalidate: alwaysRevalidate)
+        var configuration = ImagePipeline.Configuration(
+            dependencies: .init(transport: transport.make(), memoryCache: noMemoryCache ? nil : MemoryCache(),
+                                diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) }),
+            network: .init(fetchStrategy: strategy ?? (cacheDir != nil ? .file : .data), httpCachePolicy: httpPolicy,
+                           // Validated positive and finite; from a billion seconds it means never, as before.
+                           idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
+                           temporaryDirectory: temporaryDirectory),
+            diagnostics: .init(eventHandler: events, logger: logger))
+        if previews {
+            configuration.previews = PreviewPolicy(minimumInterval: .milliseconds(Int((previewInterval * 1000).rounded())))
+        }
+        return ImagePipeline(configuration: configuration)
+    }
+}
+
+extension FetchStrategy: ExpressibleByArgument {}
+extension HTTPCachePolicy.Mode: ExpressibleByArgument {}
