@@ -57,8 +57,8 @@ final class CaughtSignals: @unchecked Sendable {
 /// some other file. Both ends close on exec; the write end never blocks (a full pipe drops the
 /// byte, and 64 KiB of unread signals means the reader is gone anyway).
 private struct SignalPipe: Sendable {
+    /// What the dispatch source reads; the write end is `signalWriteEnd`, for the handler.
     let readEnd: Int32
-    let writeEnd: Int32
 
     static let shared: SignalPipe = {
         var ends: [Int32] = [-1, -1]
@@ -70,7 +70,7 @@ private struct SignalPipe: Sendable {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
         }
         signalWriteEnd = ends[1]
-        return SignalPipe(readEnd: ends[0], writeEnd: ends[1])
+        return SignalPipe(readEnd: ends[0])
     }()
 }
 

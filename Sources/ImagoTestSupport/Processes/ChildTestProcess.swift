@@ -35,10 +35,7 @@ public final class ChildTestProcess {
     /// A child still running when its test is done (the test failed early) is killed and
     /// reaped: none is left behind.
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.killAndReapIfRunning()
         watchdog?.disarm()
     }
 

@@ -31,10 +31,7 @@ public final class LineReadingProcess {
     /// A child the test did not interrupt (it failed early) is killed and reaped: none is left
     /// running after its test.
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.killAndReapIfRunning()
         watchdog.disarm()
     }
 

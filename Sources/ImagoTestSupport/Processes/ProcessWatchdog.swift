@@ -30,3 +30,13 @@ public final class ProcessWatchdog: Sendable {
         }
     }
 }
+
+extension Process {
+    /// Kills (SIGKILL) and reaps the child if it is still running: what a test-owned child's
+    /// owner does when its test ended early, so no child outlives its test.
+    func killAndReapIfRunning() {
+        guard isRunning else { return }
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestServer
+import ImagoTestSupport
 import Testing
 @testable import ImagoCLI
 
@@ -174,11 +175,7 @@ struct ShowTerminalTests {
     /// `stty -g` is the same before and after, the cursor is shown, the main screen is back.
     @Test(.timeLimit(.minutes(2)), arguments: Interruption.allCases)
     func anInterruptionMidLoadLeavesTheTerminalAsItFoundIt(_ interruption: Interruption) async throws {
-        let server = try await TestServer.start()
-        let held = Gate()
-        server.setRoute("/held.png", Route(body: try ShowImages.quadrants(), contentType: "image/png", faults: Faults(gate: held)))
-        let command = [CommandRunner.executable.path, "show", server.url(for: "/held.png").absoluteString]
-        do {
+        try await withHeldImage { command, held in
             let recorder = try ExitRecorder()
             let tmux = try TmuxSession(recorder.wrapping(command), columns: 60, rows: 20)
             defer { tmux.kill() }
@@ -193,13 +190,7 @@ struct ShowTerminalTests {
             _ = try await Self.screen(of: tmux, "the message on the main screen") { screen in
                 screen.rows.contains { String($0.map(\.glyph)).contains("interrupted by signal \(interruption.signal)") }
             }
-        } catch {
-            held.open()
-            try await server.shutdown()
-            throw error
         }
-        held.open()
-        try await server.shutdown()
     }
 
     /// The terminal going away mid-load (its window closed): every write and read fails from
@@ -207,11 +198,7 @@ struct ShowTerminalTests {
     /// and leaves nothing in its temporary directory.
     @Test(.timeLimit(.minutes(2)))
     func aTerminalThatGoesAwayEndsItCleanly() async throws {
-        let server = try await TestServer.start()
-        let held = Gate()
-        server.setRoute("/held.png", Route(body: try ShowImages.quadrants(), contentType: "image/png", faults: Faults(gate: held)))
-        let command = [CommandRunner.executable.path, "show", server.url(for: "/held.png").absoluteString]
-        do {
+        try await withHeldImage { command, held in
             let recorder = try ExitRecorder()
             let tmux = try TmuxSession(recorder.wrappingThroughHangUp(command), columns: 60, rows: 20)
             defer { tmux.kill() }
@@ -221,13 +208,18 @@ struct ShowTerminalTests {
             let status = try await Self.eventually("imago show to exit") { try recorder.status() }
             #expect(status == 129)
             #expect(try FileManager.default.contentsOfDirectory(atPath: recorder.temporaryDirectory.path) == [])
-        } catch {
-            held.open()
-            try await server.shutdown()
-            throw error
         }
-        held.open()
-        try await server.shutdown()
+    }
+
+    /// Runs `body` with the `imago show` command line for one image whose response the server
+    /// holds (`held`); on every path the gate is opened and the server stopped (`TestServer.with`).
+    private func withHeldImage(_ body: (_ command: [String], _ held: Gate) async throws -> Void) async throws {
+        try await TestServer.with { server in
+            let held = Gate()
+            defer { held.open() }
+            server.setRoute("/held.png", Route(body: try ShowImages.quadrants(), contentType: "image/png", faults: Faults(gate: held)))
+            try await body([CommandRunner.executable.path, "show", server.url(for: "/held.png").absoluteString], held)
+        }
     }
 
     /// Types Ctrl-C into the pane, or signals the `imago` the pane's shell runs.
