@@ -40,6 +40,14 @@ struct ConformCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "Run the selected subjects and rules this many times and report any verdict that differs between runs (default 1).")
     var repeatCount: Int = 1
 
+    @Option(help: ArgumentHelp(
+        "Seed of the model-based checks' operation sequences (default: a new random seed, printed).",
+        discussion: "A failing MODEL- check prints the seed that replays it; the same seed, subject and rule run the same sequences."))
+    var seed: UInt64?
+
+    @Option(help: "Sequences each model-based check runs (default \(ExplorationBudget.standard.sequences)); more explore further and take longer.")
+    var budget: Int = ExplorationBudget.standard.sequences
+
     static var allSubjects: [ConformanceSubject] {
         ImagoSubjects.all + [MutantSubjects.reference] + MutantSubjects.all
     }
@@ -49,6 +57,7 @@ struct ConformCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard repeatCount >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        guard budget >= 1 else { throw ValidationError("--budget must be at least 1") }
         let known = Set((Self.allSubjects + Self.hiddenSubjects).map(\.name))
         for name in subjects where !known.contains(name) {
             throw ValidationError("unknown subject \(name); known: \(Self.allSubjects.map(\.name).joined(separator: ", "))")
@@ -65,6 +74,9 @@ struct ConformCommand: AsyncParsableCommand {
         let selected = subjects.isEmpty ? Self.allSubjects : candidates.filter { subjects.contains($0.name) }
         var runner = rules.isEmpty ? ConformanceRunner() : ConformanceRunner().only(rules)
         runner.resultLog = try jsonl.map { try ResultLog(url: URL(fileURLWithPath: $0)) }
+        runner.seed = seed ?? runner.seed
+        runner.budget.sequences = budget
+        Self.printError("model-based checks: seed \(runner.seed), \(runner.budget)")
         defer { runner.resultLog?.close() }
         var started = ContinuousClock.now
         let runs = repeatCount

@@ -29,16 +29,21 @@ public struct CheckResult: Sendable, Codable, Equatable {
     /// (with their source), `load()`, `cancel()`, `retry()`, `setSource(_:)`, observers
     /// attached, cache probes used, server gates opened (default empty).
     public let steps: [String]
+    /// For a model-based check that failed (`MODEL-…`), the rule the loader diverged on: the rule
+    /// the reference model's transition enforces (e.g. `TRANS-3`). Nil otherwise (default).
+    public let divergedRule: String?
 
-    /// A result of `status` for `rule` with its evidence; `steps` defaults to none.
-    public init(rule: String, status: CheckStatus, evidence: String, steps: [String] = []) {
+    /// A result of `status` for `rule` with its evidence; `steps` defaults to none and
+    /// `divergedRule` to nil.
+    public init(rule: String, status: CheckStatus, evidence: String, steps: [String] = [], divergedRule: String? = nil) {
         self.rule = rule
         self.status = status
         self.evidence = evidence
         self.steps = steps
+        self.divergedRule = divergedRule
     }
 
-    private enum CodingKeys: String, CodingKey { case rule, status, evidence, steps }
+    private enum CodingKeys: String, CodingKey { case rule, status, evidence, steps, divergedRule }
 
     /// Reads reports written before results carried steps (no `steps` key: none).
     public init(from decoder: any Decoder) throws {
@@ -47,12 +52,15 @@ public struct CheckResult: Sendable, Codable, Equatable {
         status = try container.decode(CheckStatus.self, forKey: .status)
         evidence = try container.decode(String.self, forKey: .evidence)
         steps = try container.decodeIfPresent([String].self, forKey: .steps) ?? []
+        divergedRule = try container.decodeIfPresent(String.self, forKey: .divergedRule)
     }
 }
 
-/// Thrown by `CheckRun.expect` to end a check as failed.
+/// Thrown by `CheckRun.expect` to end a check as failed; a model-based check names the rule the
+/// loader diverged on.
 struct CheckFailed: Error {
     let reason: String
+    var divergedRule: String? = nil
 }
 
 /// Thrown by `CheckRun.notApplicable` to end a check as not applicable.

@@ -18,6 +18,14 @@ public final class CheckRun {
     public let settleWindow: Duration
     /// The context `loader()` uses; a check may adjust it before building loaders.
     public var context: LoaderContext
+    /// The run's seed (`ConformanceRunner.seed`): a model-based check draws its sequences from it
+    /// mixed with its rule ID (`SeededGenerator.seed(_:for:)`), so `imago conform --seed S`
+    /// replays them.
+    public let seed: UInt64
+    /// How much a model-based check explores (`ConformanceRunner.budget`).
+    public let budget: ExplorationBudget
+    /// The check's rule ID, e.g. `MODEL-PHASES`.
+    public let rule: String
     private let prefix: String
     private let root: URL
     private var notes: [String] = []
@@ -27,8 +35,11 @@ public final class CheckRun {
     private var watchedGates: [ObjectIdentifier: String] = [:]
 
     init(subject: ConformanceSubject, server: TestServer, images: ConformanceImages, rule: String,
-         root: URL, settleWindow: Duration) throws {
+         root: URL, settleWindow: Duration, seed: UInt64 = 0, budget: ExplorationBudget = .standard) throws {
         self.subject = subject
+        self.seed = seed
+        self.budget = budget
+        self.rule = rule
         self.server = server
         self.images = images
         self.prefix = "/" + rule.lowercased()
@@ -139,6 +150,13 @@ public final class CheckRun {
 
     /// The steps so far, in order.
     var steps: [String] { stepLog.steps }
+
+    /// Starts the steps of one replay of a model-based check afresh (loaders and models numbered
+    /// from 1 again), so a failure shows only the replay it reports.
+    func beginTrial() { stepLog.reset() }
+
+    /// Puts back the steps of an earlier replay (the shortest failing one) for the report.
+    func restoreSteps(_ steps: [String]) { stepLog.reset(to: steps) }
 
     /// Records the gate's openings as steps, once per gate however many routes share it.
     private func watch(_ gate: Gate, _ path: String) {

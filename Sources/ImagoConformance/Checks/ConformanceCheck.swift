@@ -24,6 +24,10 @@ public struct ConformanceCheck: Sendable {
         + retryChecks + orderChecks + progressChecks + memoryChecks + [memoryPressureCheck, lifetimeCheck] + diskChecks
         + fetchChecks + httpChecks + [contentEncodingCheck] + previewChecks
 
+    /// Whether `rule` names a model-based check (`MODEL-…`): random operation sequences judged
+    /// against the reference model, failing with the rule the loader diverged on.
+    public static func isModelBased(_ rule: String) -> Bool { rule.hasPrefix("MODEL-") }
+
     /// The rule IDs, in order.
     public static var ruleIDs: [String] { all.map(\.rule) }
 }

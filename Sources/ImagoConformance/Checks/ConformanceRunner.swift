@@ -11,14 +11,25 @@ public struct ConformanceRunner: Sendable {
     /// Where results are streamed as the checks run, so a crash keeps everything before it
     /// (default nil: no log; the report is only what `run` returns). See `ResultLog`.
     public var resultLog: ResultLog?
+    /// The seed the model-based checks draw their operation sequences from (default: a new
+    /// random one per runner, recorded in each `SubjectReport`): the same seed replays the same
+    /// sequences (`imago conform --seed S`).
+    public var seed: UInt64
+    /// How many sequences the model-based checks run and how long they are (default
+    /// `ExplorationBudget.standard`).
+    public var budget: ExplorationBudget
 
     /// A runner of `checks` (default: every check) waiting `settleWindow` (default 150 ms) for
-    /// proofs of absence, and writing to `resultLog` (default none).
+    /// proofs of absence, writing to `resultLog` (default none), with the model-based checks drawing
+    /// from `seed` (default: random) within `budget` (default `.standard`).
     public init(checks: [ConformanceCheck] = ConformanceCheck.all, settleWindow: Duration = .milliseconds(150),
-                resultLog: ResultLog? = nil) {
+                resultLog: ResultLog? = nil, seed: UInt64 = .random(in: .min ... .max),
+                budget: ExplorationBudget = .standard) {
         self.checks = checks
         self.settleWindow = settleWindow
         self.resultLog = resultLog
+        self.seed = seed
+        self.budget = budget
     }
 
     /// Only the checks whose rule ID is in `rules`, or whose family is (e.g. "SHARE").
@@ -55,7 +66,8 @@ public struct ConformanceRunner: Sendable {
         }
         try? FileManager.default.removeItem(at: root)
         try await server.shutdown()
-        return SubjectReport(name: subject.name, kind: subject.kind, expectedToFail: subject.expectedToFail, results: results)
+        return SubjectReport(name: subject.name, kind: subject.kind, expectedToFail: subject.expectedToFail,
+                             results: results, seed: seed)
     }
 
     @MainActor
@@ -68,7 +80,7 @@ public struct ConformanceRunner: Sendable {
         let run: CheckRun
         do {
             run = try CheckRun(subject: subject, server: server, images: images, rule: check.rule,
-                               root: directory, settleWindow: settleWindow)
+                               root: directory, settleWindow: settleWindow, seed: seed, budget: budget)
         } catch {
             return CheckResult(rule: check.rule, status: .fail, evidence: "harness: \(error)")
         }
@@ -77,7 +89,8 @@ public struct ConformanceRunner: Sendable {
             try await check.body(run)
             return CheckResult(rule: check.rule, status: .pass, evidence: run.evidence, steps: run.steps)
         } catch let failed as CheckFailed {
-            return CheckResult(rule: check.rule, status: .fail, evidence: joined(failed.reason, run.evidence), steps: run.steps)
+            return CheckResult(rule: check.rule, status: .fail, evidence: joined(failed.reason, run.evidence), steps: run.steps,
+                               divergedRule: failed.divergedRule)
         } catch let exempt as CheckNotApplicable {
             return CheckResult(rule: check.rule, status: .notApplicable, evidence: joined(exempt.reason, run.evidence),
                                steps: run.steps)

@@ -8,6 +8,11 @@ extension ConformanceReport {
         text += "does not declare), `CRASHED` (the process ended during the check); a mutant's expected "
         text += "failures are marked `caught`."
         if runs > 1 { text += " \(runs) runs: a cell shows the first failing run's verdict, if any." }
+        let seeds = Set(subjects.compactMap(\.seed))
+        if !seeds.isEmpty {
+            text += " The `MODEL-` checks drew their operation sequences from seed "
+            text += seeds.sorted().map { "\($0)" }.joined(separator: ", ") + " (`imago conform --seed S` replays them)."
+        }
         text += "\n\n"
         text += "| subject | kind | verdict | " + rules.joined(separator: " | ") + " |\n"
         text += "|---|---|---|" + String(repeating: "---|", count: rules.count) + "\n"

@@ -8,23 +8,35 @@ public struct SubjectReport: Sendable, Codable, Equatable {
     public let expectedToFail: [String]
     /// One result per check that ran, in run order.
     public let results: [CheckResult]
+    /// The seed the model-based checks drew their sequences from (`ConformanceRunner.seed`); nil
+    /// in reports written before there were model-based checks.
+    public let seed: UInt64?
 
-    /// A subject's report from its parts.
-    public init(name: String, kind: ConformanceSubject.Kind, expectedToFail: [String], results: [CheckResult]) {
+    /// A subject's report from its parts; `seed` defaults to nil (not recorded).
+    public init(name: String, kind: ConformanceSubject.Kind, expectedToFail: [String], results: [CheckResult],
+                seed: UInt64? = nil) {
         self.name = name
         self.kind = kind
         self.expectedToFail = expectedToFail
         self.results = results
+        self.seed = seed
     }
 
     /// Rules that failed or crashed, in report order.
     public var failedRules: [String] { results.filter(\.status.isFailing).map(\.rule) }
 
     /// True when exactly the expected rules failed: every rule passes (or does not apply) for a
-    /// conforming loader, and a mutant is caught by its expected rules and no others.
-    /// Only the rules that ran count: a run of a subset of rules judges that subset.
+    /// conforming loader, and a mutant is caught by its expected rules and no others. A
+    /// model-based check (whose failure names the rule the loader diverged on,
+    /// `CheckResult.divergedRule`) may fail only on an expected rule, and need not fail: the
+    /// sequences it draws may not reach the bug. Only the checks that ran count: a run of a subset
+    /// of rules judges that subset.
     public var meetsExpectation: Bool {
-        Set(failedRules) == Set(expectedToFail).intersection(results.map(\.rule))
+        let scenarios = results.filter { $0.divergedRule == nil && !ConformanceCheck.isModelBased($0.rule) }
+        let failedScenarios = Set(scenarios.filter(\.status.isFailing).map(\.rule))
+        let modelFailuresExpected = results.filter { ConformanceCheck.isModelBased($0.rule) && $0.status.isFailing }
+            .allSatisfy { $0.divergedRule.map(expectedToFail.contains) ?? false }
+        return modelFailuresExpected && failedScenarios == Set(expectedToFail).intersection(scenarios.map(\.rule))
     }
 
     /// The result for `rule` (an ID such as `SHARE-2`), or nil when that check did not run.

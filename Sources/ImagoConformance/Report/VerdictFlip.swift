@@ -41,7 +41,7 @@ extension ConformanceReport {
                 return all.first { $0.status.isFailing } ?? result
             }
             return SubjectReport(name: subject.name, kind: subject.kind, expectedToFail: subject.expectedToFail,
-                                 results: results)
+                                 results: results, seed: subject.seed)
         }
         return ConformanceReport(subjects: subjects, runs: reports.reduce(0) { $0 + $1.runs }, flips: flips)
     }

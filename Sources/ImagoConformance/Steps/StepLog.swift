@@ -18,6 +18,12 @@ final class StepLog: Sendable {
 
     var steps: [String] { state.withLock { $0.steps } }
 
+    /// Forgets every step and numbers loaders and models from 1 again, keeping `steps` (default
+    /// none) as the steps so far.
+    func reset(to steps: [String] = []) {
+        state.withLock { $0 = State(steps: steps) }
+    }
+
     /// The next loader's number (1, 2, …) within the check.
     func nextLoaderNumber() -> Int {
         state.withLock { state in
