@@ -47,8 +47,13 @@ struct PhaseModel {
     private(set) var requests: [ModelSource: Int] = [:]
     /// Requests whose every subscriber left: the loader must close them (SHARE-3).
     private(set) var abandonedRequests = 0
+    /// The rule the last abandonment comes from: SHARE-3 for a cancel, SOURCE-1 for a source
+    /// change ("cancels the current attempt as `cancel()` does").
+    private(set) var closeRule = "SHARE-3"
     /// Decodes so far: at least `lowerBound`; an undecodable body may or may not reach a decoder.
     private(set) var decodes = 0...0
+    /// Whether a memory-pressure event has emptied the memory cache (an image still there breaks MEM-4).
+    private(set) var pressured = false
     /// Sources whose last work was abandoned by every subscriber (a new load must not reuse it).
     private var abandoned: Set<ModelSource> = []
 
@@ -80,6 +85,10 @@ struct PhaseModel {
             return outcome
         case .respond(let source, let answer):
             return respond(source, answer)
+        case .criticalMemoryPressure:
+            memory = []
+            pressured = true
+            return Outcome(requestRule: "MEM-4", decodeRule: "MEM-4")
         case .restart:
             var outcome = Outcome(requestRule: "TRANS-3", decodeRule: "TRANS-3")
             for number in models.indices.map({ $0 + 1 }) where models[number - 1].alive {
@@ -126,11 +135,11 @@ struct PhaseModel {
         if let shared = work(for: source) {
             works[shared]?.subscribers.insert(number)
             models[number - 1].work = shared
-            return Outcome(phaseOnReturn: [number: ([.loading], "INIT-3")], requestRule: "SHARE-2", decodeRule: "SHARE-2")
+            return Outcome(phaseOnReturn: [number: ([.loading], attemptRule)], requestRule: "SHARE-2", decodeRule: "SHARE-2")
         }
         if capabilities.contains(.diskCache), disk.contains(source) {
             // A disk hit ends without the server: the check waits for it before the next operation.
-            onReturn = [number: ([.loading, .success(.disk, source)], "INIT-3")]
+            onReturn = [number: ([.loading, .success(.disk, source)], attemptRule)]
             publish(number, .success(.disk, source), "CACHE-2", silence: "TRANS-1")
             if capabilities.contains(.memoryCache) { memory.insert(source) }
             decodes = (decodes.lowerBound + 1)...(decodes.upperBound + 1)
@@ -143,7 +152,7 @@ struct PhaseModel {
         requests[source, default: 0] += 1
         let requestRule = isRetry ? "RETRY-3" : fromFailure ? "ERR-4" : abandoned.contains(source) ? "SHARE-4" : "SHARE-1"
         abandoned.remove(source)
-        return Outcome(phaseOnReturn: [number: ([.loading], "INIT-3")], requestRule: requestRule, decodeRule: "SHARE-2")
+        return Outcome(phaseOnReturn: [number: ([.loading], attemptRule)], requestRule: requestRule, decodeRule: "SHARE-2")
     }
 
     /// `cancel()`, a source change (`always`: the source changes, the phase resets whatever it
@@ -158,6 +167,7 @@ struct PhaseModel {
                 abandoned.insert(works[id]!.source)
                 works[id] = nil
                 abandonedRequests += 1
+                closeRule = silence == "SOURCE-1" ? "SOURCE-1" : "SHARE-3"
             }
             models[number - 1].work = nil
         }

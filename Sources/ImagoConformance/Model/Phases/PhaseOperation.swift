@@ -53,6 +53,9 @@ public enum PhaseOperation: Sendable, Hashable, CustomStringConvertible {
     /// The app restarts: every model is cancelled and dropped with its loader, and a new loader
     /// opens the same directories (the disk cache survives, the memory cache does not).
     case restart
+    /// A critical memory-pressure event through the loader's hook (`.memoryPressure`): the memory
+    /// cache empties, loads in flight go on (MEM-4).
+    case criticalMemoryPressure
 
     /// `load model 1`, `server answers A with 404`, …
     public var description: String {
@@ -64,6 +67,7 @@ public enum PhaseOperation: Sendable, Hashable, CustomStringConvertible {
         case .setSource(let model, let source): "model \(model) switches to \(source.map(\.description) ?? "no source")"
         case .respond(let source, let outcome): "server answers \(source) with \(outcome)"
         case .restart: "the app restarts (new loader, same directories)"
+        case .criticalMemoryPressure: "critical memory pressure"
         }
     }
 }

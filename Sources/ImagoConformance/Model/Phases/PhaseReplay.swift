@@ -60,6 +60,8 @@ final class PhaseReplay {
         case .respond(let source, _): server.respond(source)
         case .restart:
             for case let live? in models { live.model.cancel() }
+        case .criticalMemoryPressure:
+            loader.memoryPressure?.simulateMemoryPressure(.critical)
         }
     }
 
@@ -107,11 +109,12 @@ final class PhaseReplay {
         let counters = run.server.counters
         let start = closedBefore
         if (try? await counters.waitUntil(timeout: patience) { $0.connectionsClosedByClient - start >= closes }) == nil {
-            return Divergence(rule: "SHARE-3", operation: number,
+            return Divergence(rule: reference.closeRule, operation: number,
                               expected: "\(closes) request(s) whose every subscriber left closed by the client",
                               observed: "\(counters.connectionsClosedByClient - start)")
         }
         guard caches else { return nil }
+        if let divergence = await memoryDivergence(number) { return divergence }
         if !reference.decodes.contains(loader.decodeCount) {
             return Divergence(rule: outcome.decodeRule, operation: number, expected: "decodes \(describe(reference.decodes))",
                               observed: "\(loader.decodeCount)")
@@ -140,6 +143,10 @@ final class PhaseReplay {
             return Divergence(rule: want[seen.count].rule, operation: number,
                               expected: "model \(model) to publish \(want[seen.count].phase) (within \(patience))", observed: transcript)
         }
+        if let problem = progressProblem(recorder.phases) {
+            return Divergence(rule: "PROGRESS-1", operation: number, expected: "progress that never decreases within an attempt "
+                              + "and never exceeds its total", observed: "model \(model): \(problem)")
+        }
         if seen.count > want.count {
             return Divergence(rule: expected.silence, operation: number,
                               expected: "model \(model) to publish nothing after \(want.last!.phase)", observed: transcript)
@@ -147,21 +154,42 @@ final class PhaseReplay {
         return nil
     }
 
-    private func cacheDivergence(_ number: Int) -> Divergence? {
-        if let memory = loader.memoryCache {
-            for source in ModelSource.allCases {
-                let holds = memory.contains(server.sources[source]!)
-                if holds != reference.memory.contains(source) {
-                    return Divergence(rule: holds ? "ERR-3" : "CACHE-2", operation: number,
-                                      expected: "the memory cache \(holds ? "without" : "holding") \(source)'s image",
-                                      observed: holds ? "it holds it" : "it does not")
-                }
-            }
+    /// What the memory cache holds against the model, given time to settle (a pressure event
+    /// may reach the cache asynchronously; every other change is done before the phases are).
+    private func memoryDivergence(_ number: Int) async -> Divergence? {
+        guard let memory = loader.memoryCache else { return nil }
+        let sources = server.sources
+        let want = reference.memory
+        func differing() -> ModelSource? {
+            ModelSource.allCases.first { memory.contains(sources[$0]!) != want.contains($0) }
         }
+        if differing() != nil { _ = await waitUntil(timeout: patience) { differing() == nil } }
+        guard let source = differing() else { return nil }
+        let holds = memory.contains(sources[source]!)
+        let rule = holds ? (reference.pressured ? "MEM-4" : "ERR-3") : "CACHE-2"
+        return Divergence(rule: rule, operation: number,
+                          expected: "the memory cache \(holds ? "without" : "holding") \(source)'s image",
+                          observed: holds ? "it holds it" : "it does not")
+    }
+
+    private func cacheDivergence(_ number: Int) -> Divergence? {
         if let disk = loader.diskCache, disk.entryCount != reference.disk.count {
             return Divergence(rule: disk.entryCount > reference.disk.count ? "DISK-3" : "CACHE-2", operation: number,
                               expected: "\(reference.disk.count) disk entries (\(reference.disk.sorted { $0.rawValue < $1.rawValue }))",
                               observed: "\(disk.entryCount)")
+        }
+        return nil
+    }
+
+    /// The first run of consecutive `loading` phases (one attempt's) whose received bytes go down
+    /// or pass the expected total, described; nil when progress is sound.
+    private func progressProblem(_ phases: [ObservedPhase]) -> String? {
+        var last: Int?
+        for phase in phases {
+            guard case .loading(let received, let expected, _, _) = phase else { last = nil; continue }
+            if let received, let expected, received > expected { return "received \(received) of \(expected)" }
+            if let received, let previous = last, received < previous { return "received \(previous), then \(received)" }
+            last = received ?? last
         }
         return nil
     }
