@@ -18,6 +18,9 @@ struct PhaseModel {
         var expected: [Expected] = [Expected(phase: .empty, rule: "INIT-1")]
         /// The rule a further publication would break now.
         var silence = "INIT-1"
+        /// Late observers, by where they joined `expected`: each must receive the phase current
+        /// then (`expected[start]`) and everything after it (ORDER-2).
+        var lateObservers: [Int] = []
     }
 
     /// Work shared by the models loading one source (SHARE-2): one request, one decode.
@@ -83,6 +86,11 @@ struct PhaseModel {
             var outcome = reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", always: true)
             outcome.requestRule = "SOURCE-1"
             return outcome
+        case .observe(let number):
+            guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
+            models[number - 1].lateObservers.append(models[number - 1].expected.count - 1)
+            return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "ORDER-2")], requestRule: "ORDER-2",
+                           decodeRule: "ORDER-2")
         case .respond(let source, let answer):
             return respond(source, answer)
         case .criticalMemoryPressure:

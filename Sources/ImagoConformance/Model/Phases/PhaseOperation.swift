@@ -47,6 +47,9 @@ public enum PhaseOperation: Sendable, Hashable, CustomStringConvertible {
     case retry(model: Int)
     /// `setSource(_:)` on the model.
     case setSource(model: Int, ModelSource?)
+    /// A second observer subscribes to the model late: it must receive the current phase first,
+    /// then everything the first observer receives (ORDER-2).
+    case observe(model: Int)
     /// The server answers every request it holds for the source with the outcome; later
     /// requests are held again.
     case respond(ModelSource, ServerOutcome)
@@ -65,6 +68,7 @@ public enum PhaseOperation: Sendable, Hashable, CustomStringConvertible {
         case .cancel(let model): "cancel model \(model)"
         case .retry(let model): "retry model \(model)"
         case .setSource(let model, let source): "model \(model) switches to \(source.map(\.description) ?? "no source")"
+        case .observe(let model): "a late observer subscribes to model \(model)"
         case .respond(let source, let outcome): "server answers \(source) with \(outcome)"
         case .restart: "the app restarts (new loader, same directories)"
         case .criticalMemoryPressure: "critical memory pressure"

@@ -10,6 +10,9 @@ final class PhaseReplay {
     private var reference: PhaseModel
     private var loader: any LoaderUnderTest
     private var models: [(model: any ModelUnderTest, recorder: PhaseRecorder)?] = []
+    /// Late observers' recorders, by model number, in the order they subscribed: what the
+    /// observer got, and what the model's phase stream yielded (when it has one).
+    private var lateRecorders: [Int: [(observer: PhaseRecorder, stream: StreamRecorder?)]] = [:]
     private let closedBefore: Int
     /// How long a predicted publication, request or close may take before it counts as missing.
     private let patience = Duration.seconds(5)
@@ -26,7 +29,10 @@ final class PhaseReplay {
 
     /// Runs `operations`; the first divergence from the model, or nil.
     func replay(_ operations: [PhaseOperation]) async throws -> Divergence? {
-        defer { server.releaseAll() }
+        defer {
+            server.releaseAll()
+            for late in lateRecorders.values.joined() { late.stream?.stop() }
+        }
         for (index, operation) in operations.enumerated() {
             let number = index + 1
             run.step("operation \(number): \(operation)")
@@ -57,6 +63,10 @@ final class PhaseReplay {
         case .retry(let number): models[number - 1]?.model.retry()
         case .cancel(let number): models[number - 1]?.model.cancel()
         case .setSource(let number, let source): models[number - 1]?.model.setSource(source.map { server.sources[$0]! })
+        case .observe(let number):
+            if let live = models[number - 1] {
+                lateRecorders[number, default: []].append((PhaseRecorder(live.model), live.model.phases.map(StreamRecorder.init)))
+            }
         case .respond(let source, _): server.respond(source)
         case .restart:
             for case let live? in models { live.model.cancel() }
@@ -88,7 +98,24 @@ final class PhaseReplay {
     private func compare(_ outcome: PhaseModel.Outcome, _ number: Int, caches: Bool) async -> Divergence? {
         for (index, expected) in reference.models.enumerated() {
             guard let live = models[index] else { continue }
-            if let divergence = await comparePhases(index + 1, expected, live.recorder, number) { return divergence }
+            let recorder = live.recorder
+            if let divergence = await comparePhases("model \(index + 1)", folded(expected.expected), expected.silence,
+                                                    { recorder.phases }, number) {
+                return divergence
+            }
+            for (start, late) in zip(expected.lateObservers, lateRecorders[index + 1] ?? []) {
+                // Everything a late observer or stream misses, repeats or gets wrong breaks ORDER-2.
+                let want = folded(expected.expected[start...].map { Expected(phase: $0.phase, rule: "ORDER-2") })
+                let observer = late.observer
+                if let divergence = await comparePhases("model \(index + 1)'s late observer", want, "ORDER-2",
+                                                        { observer.phases }, number) {
+                    return divergence
+                }
+                if let stream = late.stream, let divergence = await comparePhases(
+                    "model \(index + 1)'s late phases stream", want, "ORDER-2", { stream.phases }, number) {
+                    return divergence
+                }
+            }
             if live.recorder.offMainCount > 0 {
                 return Divergence(rule: "ORDER-1", operation: number, expected: "every phase published on the main actor",
                                   observed: "model \(index + 1) received \(live.recorder.offMainCount) off the main actor")
@@ -122,34 +149,35 @@ final class PhaseReplay {
         return cacheDivergence(number)
     }
 
-    private func comparePhases(_ model: Int, _ expected: PhaseModel.Model, _ recorder: PhaseRecorder,
+    /// Compares what `recorder` received (folded) with `want`; `silence` is the rule a further
+    /// publication breaks.
+    private func comparePhases(_ model: String, _ want: [Expected], _ silence: String, _ read: () -> [ObservedPhase],
                                _ number: Int) async -> Divergence? {
-        let want = folded(expected.expected)
         let images = fingerprints
         func firstMismatch(_ seen: [ObservedPhase]) -> Int? {
             zip(want, seen).enumerated().first { !$0.element.0.phase.matches($0.element.1, images: images) }?.offset
         }
-        _ = await recorder.waitUntil(timeout: patience) { phases in
-            let seen = folded(phases)
+        _ = await waitUntil(timeout: patience) {
+            let seen = folded(read())
             return seen.count >= want.count || firstMismatch(seen) != nil
         }
-        let seen = folded(recorder.phases)
-        let transcript = "model \(model) published [" + seen.map(\.description).joined(separator: ", ") + "]"
+        let seen = folded(read())
+        let transcript = "\(model) published [" + seen.map(\.description).joined(separator: ", ") + "]"
         if let index = firstMismatch(seen) {
             return Divergence(rule: want[index].rule, operation: number,
-                              expected: "model \(model)'s phase \(index + 1) to be \(want[index].phase)", observed: transcript)
+                              expected: "\(model)'s phase \(index + 1) to be \(want[index].phase)", observed: transcript)
         }
         if seen.count < want.count {
             return Divergence(rule: want[seen.count].rule, operation: number,
-                              expected: "model \(model) to publish \(want[seen.count].phase) (within \(patience))", observed: transcript)
+                              expected: "\(model) to publish \(want[seen.count].phase) (within \(patience))", observed: transcript)
         }
-        if let problem = progressProblem(recorder.phases) {
+        if let problem = progressProblem(read()) {
             return Divergence(rule: "PROGRESS-1", operation: number, expected: "progress that never decreases within an attempt "
-                              + "and never exceeds its total", observed: "model \(model): \(problem)")
+                              + "and never exceeds its total", observed: "\(model): \(problem)")
         }
         if seen.count > want.count {
-            return Divergence(rule: expected.silence, operation: number,
-                              expected: "model \(model) to publish nothing after \(want.last!.phase)", observed: transcript)
+            return Divergence(rule: silence, operation: number,
+                              expected: "\(model) to publish nothing after \(want.last!.phase)", observed: transcript)
         }
         return nil
     }

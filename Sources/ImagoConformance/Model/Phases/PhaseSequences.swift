@@ -31,6 +31,7 @@ enum PhaseSequences {
                 (live.randomElement(using: &random).map { .cancel(model: $0) }, 1),
                 (failed.randomElement(using: &random).map { .retry(model: $0) }, failed.isEmpty ? 0 : 3),
                 (live.randomElement(using: &random).map { .setSource(model: $0, source) }, 2),
+                (live.randomElement(using: &random).map { .observe(model: $0) }, 1),
                 (waiting.randomElement(using: &random).map { .respond($0, outcome(&random)) }, waiting.isEmpty ? 0 : 5),
                 (.respond(random.pick([(ModelSource.a, 1), (.b, 1)]), outcome(&random)), 1),
                 (restarts ? .restart : nil, restarts ? 1 : 0),
