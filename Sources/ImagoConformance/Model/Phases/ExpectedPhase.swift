@@ -59,10 +59,19 @@ enum ExpectedPhase: Hashable, CustomStringConvertible {
     }
 }
 
-/// One phase the model expects a model under test to publish, with the rule that demands it.
+/// One phase the model expects a model under test to publish, with the rule that demands it,
+/// and the rule its absence breaks when that is another (a failure that never comes from a
+/// loader that retries is a retry it should not have made, RETRY-1).
 struct Expected: Hashable {
     let phase: ExpectedPhase
     let rule: String
+    var missingRule: String?
+
+    init(phase: ExpectedPhase, rule: String, missingRule: String? = nil) {
+        self.phase = phase
+        self.rule = rule
+        self.missingRule = missingRule
+    }
 }
 
 /// Published phases as the model compares them: consecutive `loading` phases fold into one

@@ -27,7 +27,22 @@ struct PhaseModel {
     struct Work {
         let source: ModelSource
         var subscribers: Set<Int>
+        /// Automatic retries it may still make (RETRY-1).
+        var retriesLeft: Int
+        /// Waiting on the injected clock between tries (no request open): RETRY-2.
+        var backingOff = false
     }
+
+    /// Automatic retries the replay asks of loaders that declare `.retries` and `.injectableClock`
+    /// (their back-off waits on the check's clock, so the model can say when a retry is due);
+    /// none for other loaders, whose context asks for none.
+    static let retriesAsked = 2
+
+    /// Whether the loader retries transient failures in this model (see `retriesAsked`).
+    var retries: Bool { capabilities.isSuperset(of: [.retries, .injectableClock]) }
+
+    /// Works waiting out a back-off: each must be asleep on the injected clock.
+    var backingOff: Int { works.values.filter(\.backingOff).count }
 
     /// What an operation asks of the loader under test, beyond the phases in `models`.
     struct Outcome {
@@ -69,7 +84,8 @@ struct PhaseModel {
     func work(for source: ModelSource) -> Int? { works.first { $0.value.source == source }?.key }
 
     /// The rule a wrong request count for each source breaks: that of the last operation that
-    /// could change it, so a request arriving late is still blamed on the operation that caused it.
+    /// could add one (a load, a retry, an answer, a back-off's end; a cancel or a source change
+    /// only ever removes work), so a request arriving late is still blamed on its cause.
     private(set) var requestRules: [ModelSource: String] = [:]
 
     /// Applies `operation`; model numbers count from 1.
@@ -102,9 +118,7 @@ struct PhaseModel {
                 return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "SOURCE-1")], requestRule: nil,
                                decodeRule: "SOURCE-1")
             }
-            var outcome = reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", always: true)
-            outcome.requestRule = "SOURCE-1"
-            return outcome
+            return reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", always: true)
         case .observe(let number):
             guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
             models[number - 1].lateObservers.append(models[number - 1].expected.count - 1)
@@ -112,12 +126,20 @@ struct PhaseModel {
                            decodeRule: "ORDER-2")
         case .respond(let source, let answer):
             return respond(source, answer)
+        case .advanceClock:
+            // Every back-off ends: each waiting work asks again.
+            for (id, work) in works where work.backingOff {
+                works[id]?.backingOff = false
+                requests[work.source, default: 0] += 1
+                requestRules[work.source] = "RETRY-1"
+            }
+            return Outcome(requestRule: nil, decodeRule: "RETRY-1")
         case .criticalMemoryPressure:
             memory = []
             pressured = true
             return Outcome(requestRule: "MEM-4", decodeRule: "MEM-4")
         case .restart:
-            var outcome = Outcome(requestRule: "TRANS-3", decodeRule: "TRANS-3")
+            var outcome = Outcome(requestRule: nil, decodeRule: "TRANS-3")
             for number in models.indices.map({ $0 + 1 }) where models[number - 1].alive {
                 let reset = reset(number, source: models[number - 1].source, rule: "TRANS-4", silence: "TRANS-3")
                 outcome.phaseOnReturn.merge(reset.phaseOnReturn) { $1 }
@@ -174,7 +196,7 @@ struct PhaseModel {
         }
         let id = nextWork
         nextWork += 1
-        works[id] = Work(source: source, subscribers: [number])
+        works[id] = Work(source: source, subscribers: [number], retriesLeft: retries ? Self.retriesAsked : 0)
         models[number - 1].work = id
         requests[source, default: 0] += 1
         let requestRule = isRetry ? "RETRY-3" : fromFailure ? "ERR-4" : abandoned.contains(source) ? "SHARE-4" : "SHARE-1"
@@ -192,8 +214,9 @@ struct PhaseModel {
             works[id]?.subscribers.remove(number)
             if works[id]?.subscribers.isEmpty == true {
                 abandoned.insert(works[id]!.source)
+                // A work waiting out a back-off has no request open to close (RETRY-2: and makes no more).
+                if works[id]?.backingOff == false { abandonedRequests += 1 }
                 works[id] = nil
-                abandonedRequests += 1
                 closeRule = silence == "SOURCE-1" ? "SOURCE-1" : "SHARE-3"
             }
             models[number - 1].work = nil
@@ -201,17 +224,24 @@ struct PhaseModel {
         models[number - 1].source = source
         if wasLoading || always {
             publish(number, .empty, rule, silence: silence)
-            return Outcome(phaseOnReturn: [number: ([.empty], rule)], requestRule: "TRANS-3", decodeRule: "TRANS-3")
+            return Outcome(phaseOnReturn: [number: ([.empty], rule)], requestRule: nil, decodeRule: "TRANS-3")
         }
         // Nothing loads: the call changes nothing (an image already shown stays, TRANS-4).
         models[number - 1].silence = silence
-        return Outcome(phaseOnReturn: [number: ([phase], rule)], requestRule: "TRANS-3", decodeRule: "TRANS-3")
+        return Outcome(phaseOnReturn: [number: ([phase], rule)], requestRule: nil, decodeRule: "TRANS-3")
     }
 
     /// The server answers `source`'s held requests: the live work's subscribers end.
     private mutating func respond(_ source: ModelSource, _ answer: ServerOutcome) -> Outcome {
         let outcome = Outcome(requestRule: "RETRY-1", decodeRule: "SHARE-2")
-        guard let id = work(for: source), let work = works[id] else { return outcome }
+        guard let id = work(for: source), let work = works[id], !work.backingOff else { return outcome }
+        if [.unavailable, .truncated].contains(answer), work.retriesLeft > 0 {
+            // A transient failure with retries left: the phase stays loading, the back-off starts.
+            works[id]?.retriesLeft -= 1
+            works[id]?.backingOff = true
+            if answer == .truncated { decodes = decodes.lowerBound...(decodes.upperBound + 1) }
+            return Outcome(requestRule: "RETRY-2", decodeRule: "SHARE-2")
+        }
         works[id] = nil
         let terminal: ExpectedPhase
         let rule: String
@@ -231,16 +261,20 @@ struct PhaseModel {
         case .notAnImage: (terminal, rule) = (.failure(.decoding), "ERR-2")
         }
         if [.truncated, .empty, .notAnImage].contains(answer) { decodes = decodes.lowerBound...(decodes.upperBound + 1) }
+        // With retries on, a failure that does not come is a retry that should not be: of a
+        // non-transient failure (RETRY-1), or past the retries asked (RETRY-2).
+        let missingRule = !retries || answer == .image ? nil : [.unavailable, .truncated].contains(answer) ? "RETRY-2" : "RETRY-1"
         for number in work.subscribers.sorted() {
             models[number - 1].work = nil
-            publish(number, terminal, rule, silence: "TRANS-1")
+            publish(number, terminal, rule, silence: "TRANS-1", missingRule: missingRule)
         }
         return outcome
     }
 
-    private mutating func publish(_ number: Int, _ phase: ExpectedPhase, _ rule: String, silence: String) {
+    private mutating func publish(_ number: Int, _ phase: ExpectedPhase, _ rule: String, silence: String,
+                                  missingRule: String? = nil) {
         models[number - 1].phase = phase
-        models[number - 1].expected.append(Expected(phase: phase, rule: rule))
+        models[number - 1].expected.append(Expected(phase: phase, rule: rule, missingRule: missingRule))
         models[number - 1].silence = silence
     }
 }

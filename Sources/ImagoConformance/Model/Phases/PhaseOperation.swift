@@ -11,9 +11,9 @@ public enum ServerOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
     case image
     /// 404 (ERR-1).
     case notFound
-    /// 503, a transient status; no retries, as the model's context asks for none (ERR-1).
+    /// 503, a transient status (ERR-1; retried when the loader retries, RETRY-1).
     case unavailable
-    /// 200 whose connection closes half-way through the body (ERR-3).
+    /// 200 whose connection closes after a few hundred bytes of the body (ERR-3; transient).
     case truncated
     /// 200 with no body (ERR-2).
     case empty
@@ -56,6 +56,9 @@ public enum PhaseOperation: Sendable, Hashable, CustomStringConvertible {
     /// The app restarts: every model is cancelled and dropped with its loader, and a new loader
     /// opens the same directories (the disk cache survives, the memory cache does not).
     case restart
+    /// The injected clock jumps an hour ahead: every back-off ends (`.retries` with
+    /// `.injectableClock`).
+    case advanceClock
     /// A critical memory-pressure event through the loader's hook (`.memoryPressure`): the memory
     /// cache empties, loads in flight go on (MEM-4).
     case criticalMemoryPressure
@@ -71,6 +74,7 @@ public enum PhaseOperation: Sendable, Hashable, CustomStringConvertible {
         case .observe(let model): "a late observer subscribes to model \(model)"
         case .respond(let source, let outcome): "server answers \(source) with \(outcome)"
         case .restart: "the app restarts (new loader, same directories)"
+        case .advanceClock: "the clock advances an hour (back-offs end)"
         case .criticalMemoryPressure: "critical memory pressure"
         }
     }

@@ -26,6 +26,10 @@ final class PhaseReplay {
         reference = PhaseModel(capabilities: run.subject.capabilities)
         // Each replay is a new app: empty directories, so no earlier replay's entries answer.
         run.context = try run.newContext()
+        if reference.retries {
+            run.context.maxRetries = PhaseModel.retriesAsked
+            run.context.retryDelay = .seconds(1)
+        }
         loader = try run.loader()
         closedBefore = run.server.counters.connectionsClosedByClient
     }
@@ -76,6 +80,8 @@ final class PhaseReplay {
             for case let live? in models { live.model.cancel() }
         case .criticalMemoryPressure:
             loader.memoryPressure?.simulateMemoryPressure(.critical)
+        case .advanceClock:
+            run.context.clock.advance(by: .seconds(3600))
         }
     }
 
@@ -137,6 +143,13 @@ final class PhaseReplay {
             }
             await server.waitUntilHeld(source)
         }
+        let clock = run.context.clock
+        let sleepers = reference.backingOff
+        if sleepers > 0, await !waitUntil(timeout: patience, { clock.sleeperCount >= sleepers }) {
+            return Divergence(rule: "RETRY-2", operation: number,
+                              expected: "\(sleepers) back-off(s) asleep on the injected clock (LoaderContext.clock)",
+                              observed: "\(clock.sleeperCount)")
+        }
         let closes = reference.abandonedRequests
         let counters = run.server.counters
         let start = closedBefore
@@ -173,7 +186,7 @@ final class PhaseReplay {
                               expected: "\(model)'s phase \(index + 1) to be \(want[index].phase)", observed: transcript)
         }
         if seen.count < want.count {
-            return Divergence(rule: want[seen.count].rule, operation: number,
+            return Divergence(rule: want[seen.count].missingRule ?? want[seen.count].rule, operation: number,
                               expected: "\(model) to publish \(want[seen.count].phase) (within \(patience))", observed: transcript)
         }
         if let problem = progressProblem(read()) {

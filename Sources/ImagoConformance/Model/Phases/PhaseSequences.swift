@@ -36,6 +36,7 @@ enum PhaseSequences {
                 (.respond(random.pick([(ModelSource.a, 1), (.b, 1)]), outcome(&random)), 1),
                 (restarts ? .restart : nil, restarts ? 1 : 0),
                 (pressure ? .criticalMemoryPressure : nil, pressure ? 1 : 0),
+                (model.retries ? .advanceClock : nil, model.backingOff > 0 ? 4 : model.retries ? 1 : 0),
             ]
             guard let operation = random.pick(candidates.filter { $0.0 != nil && $0.1 > 0 }) else { continue }
             _ = model.apply(operation)
@@ -44,8 +45,9 @@ enum PhaseSequences {
         return operations
     }
 
-    /// The server's answer: mostly the image, each way of failing now and then.
+    /// The server's answer: the image half the time, a transient failure (503, a cut body) a
+    /// quarter, each other way of failing now and then.
     private static func outcome(_ random: inout SeededGenerator) -> ServerOutcome {
-        random.pick([(.image, 8), (.notFound, 1), (.unavailable, 1), (.truncated, 1), (.empty, 1), (.notAnImage, 1)])
+        random.pick([(.image, 5), (.notFound, 1), (.unavailable, 2), (.truncated, 1), (.empty, 1), (.notAnImage, 1)])
     }
 }
