@@ -21,6 +21,8 @@ public final class CheckRun {
     private let prefix: String
     private let root: URL
     private var notes: [String] = []
+    /// Set by `partial(_:)`: what a passing check could not see.
+    private(set) var partialReason: String?
     private var contexts = 0
     private let stepLog = StepLog()
     /// Gates already reporting their opening as a step, by the first path they hold.
@@ -108,6 +110,10 @@ public final class CheckRun {
         return (model, PhaseRecorder(model))
     }
 
+    /// How the steps name `model` ("model 3"), for evidence that names the same model; "a model"
+    /// for one not made through `model(_:_:)` or a loader from `loader()`.
+    public func name(_ model: any ModelUnderTest) -> String { (model as? RecordingModel)?.label ?? "a model" }
+
     /// Gives a broken loader the chance to publish what it must not (see `settleWindow`).
     public func settle() async {
         step("settle window (\(settleWindow)) waited")
@@ -122,14 +128,25 @@ public final class CheckRun {
     public func note(_ line: String) { notes.append(line) }
 
     /// Fails the check with `reason` (plus the evidence so far) unless `condition` holds.
-    public func expect(_ condition: Bool, _ reason: @autoclosure () -> String) throws {
-        if !condition { throw CheckFailed(reason: reason()) }
+    /// `symptom` (default nil) names what was observed in a few words, the same words for the same
+    /// observation in any check, so the report can group rules failing with it (``CheckResult/symptom``).
+    public func expect(_ condition: Bool, _ reason: @autoclosure () -> String, symptom: String? = nil) throws {
+        if !condition { throw CheckFailed(reason: reason(), symptom: symptom) }
     }
 
-    /// Waits for a terminal phase, failing the check if none comes.
+    /// Marks a passing check as partial: it passed by what it could see, and `reason` says what it
+    /// could not (e.g. a probe the adapter does not provide). The result stays a pass, shown as
+    /// `pass (partial)`, its evidence starting with `partial: reason` (``CheckResult/partial``).
+    public func partial(_ reason: String) { partialReason = reason }
+
+    /// Waits for a terminal phase, failing the check if none comes, with what the observer saw
+    /// instead (nothing after the previous terminal phase, stuck in loading, back to empty).
     public func expectTerminal(_ recorder: PhaseRecorder, count: Int = 1, _ what: String) async throws {
         let arrived = await recorder.waitForTerminal(count: count)
-        try expect(arrived, "\(what): no terminal phase within 10 s; phases \(recorder.transcript)")
+        guard !arrived else { return }
+        let stall = Diagnosis.noTerminal(recorder.phases, wanted: count)
+        throw CheckFailed(reason: "\(what): no terminal phase within 10 s: \(stall.hint); phases \(recorder.transcript)",
+                          symptom: stall.symptom)
     }
 
     /// Ends the check as not applicable.

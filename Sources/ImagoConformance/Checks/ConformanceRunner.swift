@@ -75,9 +75,12 @@ public struct ConformanceRunner: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try await check.body(run)
-            return CheckResult(rule: check.rule, status: .pass, evidence: run.evidence, steps: run.steps)
+            let evidence = run.partialReason.map { joined("partial: " + $0, run.evidence) } ?? run.evidence
+            return CheckResult(rule: check.rule, status: .pass, evidence: evidence, steps: run.steps,
+                               partial: run.partialReason)
         } catch let failed as CheckFailed {
-            return CheckResult(rule: check.rule, status: .fail, evidence: joined(failed.reason, run.evidence), steps: run.steps)
+            return CheckResult(rule: check.rule, status: .fail, evidence: joined(failed.reason, run.evidence), steps: run.steps,
+                               symptom: failed.symptom)
         } catch let exempt as CheckNotApplicable {
             return CheckResult(rule: check.rule, status: .notApplicable, evidence: joined(exempt.reason, run.evidence),
                                steps: run.steps)

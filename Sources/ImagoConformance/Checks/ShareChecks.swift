@@ -14,7 +14,7 @@ extension ConformanceCheck {
             model.load()
             try run.expectPhase(model, "loading", after: "a repeated load() while the request is held")
             gate.open()
-            try await run.expectTerminal(recorder, "load a")
+            try await run.expectTerminal(recorder, "load of a.png once its gate opened")
             let decodes = loader.decodeCount
             model.load()
             await run.settle()

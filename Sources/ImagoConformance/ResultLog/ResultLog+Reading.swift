@@ -44,7 +44,8 @@ extension ResultLog {
                 builder.pending = nil
                 if builder.current == nil { builder.current = (entry, []) }
                 builder.current?.results.append(CheckResult(rule: rule, status: entry.status ?? .fail,
-                                                            evidence: entry.evidence ?? "", steps: entry.steps ?? []))
+                                                            evidence: entry.evidence ?? "", steps: entry.steps ?? [],
+                                                            symptom: entry.symptom, partial: entry.partial))
             }
         }
         builder.finishSubject()

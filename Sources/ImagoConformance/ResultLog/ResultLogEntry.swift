@@ -2,7 +2,8 @@
 /// - `{"event":"subject","subject":…,"kind":…,"expectedToFail":[…]}` before a subject's checks;
 /// - `{"event":"start","subject":…,"rule":…}` before each check;
 /// - `{"event":"result","subject":…,"rule":…,"status":…,"evidence":…,"steps":[…],"durationMilliseconds":…}`
-///   after it.
+///   after it, with `"symptom":…` and `"partial":…` when the result has them (logs without them
+///   read as results without them).
 public struct ResultLogEntry: Sendable, Codable, Equatable {
     /// Which kind of line it is.
     public enum Event: String, Sendable, Codable {
@@ -26,13 +27,17 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
     public var evidence: String?
     /// `result` lines: the steps the check took (``CheckResult/steps``).
     public var steps: [String]?
+    /// `result` lines, when set: ``CheckResult/symptom``.
+    public var symptom: String?
+    /// `result` lines, when set: ``CheckResult/partial``.
+    public var partial: String?
     /// Wall time the check took, from its `start` line to its `result` line.
     public var durationMilliseconds: Double?
 
     /// A line from its fields; each optional one defaults to absent (left out of the JSON).
     public init(event: Event, subject: String, kind: ConformanceSubject.Kind? = nil, expectedToFail: [String]? = nil,
                 rule: String? = nil, status: CheckStatus? = nil, evidence: String? = nil, steps: [String]? = nil,
-                durationMilliseconds: Double? = nil) {
+                durationMilliseconds: Double? = nil, symptom: String? = nil, partial: String? = nil) {
         self.event = event
         self.subject = subject
         self.kind = kind
@@ -42,6 +47,8 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
         self.evidence = evidence
         self.steps = steps
         self.durationMilliseconds = durationMilliseconds
+        self.symptom = symptom
+        self.partial = partial
     }
 
     static func subject(_ subject: ConformanceSubject) -> ResultLogEntry {
@@ -55,6 +62,7 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
     static func result(_ subject: ConformanceSubject, _ result: CheckResult, _ duration: Duration) -> ResultLogEntry {
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         return ResultLogEntry(event: .result, subject: subject.name, rule: result.rule, status: result.status,
-                              evidence: result.evidence, steps: result.steps, durationMilliseconds: milliseconds)
+                              evidence: result.evidence, steps: result.steps, durationMilliseconds: milliseconds,
+                              symptom: result.symptom, partial: result.partial)
     }
 }
