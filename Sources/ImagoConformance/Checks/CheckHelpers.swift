@@ -45,17 +45,23 @@ extension CheckRun {
     /// the call returning: an observer that coalesces or lags fails (ORDER-2). Waits up to
     /// `settleWindow` for a late delivery first. Does nothing for a model not made by `model(_:_:)`.
     public func expectObserverKeptUp(_ model: any ModelUnderTest, _ recorder: PhaseRecorder) async throws {
-        guard let recording = model as? RecordingModel else { return }
+        guard let recording = model as? RecordingModel,
+              let violation = await observerViolation(recording.reads, recorder) else { return }
+        throw CheckFailed(reason: "observer of \(recording.label): \(violation)", symptom: ObserverFidelity.symptom)
+    }
+
+    /// The first phase `recorder` lost or got late of those `reads` holds (see
+    /// `ObserverFidelity`), after waiting up to `settleWindow` for a late delivery; nil when it
+    /// kept up.
+    func observerViolation(_ reads: SynchronousReads, _ recorder: PhaseRecorder) async -> String? {
         let window = settleWindow
         func violation() -> String? {
-            ObserverFidelity.violation(reads: recording.reads, delivered: recorder.timedPhases,
+            ObserverFidelity.violation(reads: reads.reads, delivered: recorder.timedPhases,
                                        attachedAt: recorder.attachedAt, window: window)
         }
+        guard violation() != nil else { return nil }
         _ = await waitUntil(timeout: window) { violation() == nil }
-        if let violation = violation() {
-            throw CheckFailed(reason: "observer of \(recording.label): \(violation)",
-                              symptom: "the observer lost or delayed phases the model showed")
-        }
+        return violation()
     }
 
     /// Fails unless `model`'s phase right after `step` returned is named `name` ("empty",

@@ -25,6 +25,9 @@ public final class CheckRun {
     private(set) var partialReason: String?
     private var contexts = 0
     private let stepLog = StepLog()
+    /// Every recorder `model(_:_:)` attached, with the synchronous reads of its model: judged at
+    /// the end of the check (`observerViolation()`). Holds neither model.
+    private var observed: [(reads: SynchronousReads, recorder: PhaseRecorder)] = []
     /// Gates already reporting their opening as a step, by the first path they hold.
     private var watchedGates: [ObjectIdentifier: String] = [:]
 
@@ -107,7 +110,20 @@ public final class CheckRun {
             step("\(label) created for \(source.map(\.description) ?? "no source") → \(model.phase)")
             model = RecordingModel(model, label: label, log: stepLog)
         }
-        return (model, PhaseRecorder(model))
+        let recorder = PhaseRecorder(model)
+        if let recording = model as? RecordingModel { observed.append((recording.reads, recorder)) }
+        return (model, recorder)
+    }
+
+    /// After the check: the first model whose observer (attached by `model(_:_:)`) lost or
+    /// delayed a phase the model showed after a call, described with the model's name; nil when
+    /// every observer kept up. The runner fails a passing check with it (ORDER-2 named) and adds
+    /// it to a failing one, whose failure it may explain.
+    func observerViolation() async -> String? {
+        for (reads, recorder) in observed {
+            if let violation = await observerViolation(reads, recorder) { return "observer of \(reads.label): \(violation)" }
+        }
+        return nil
     }
 
     /// How the steps name `model` ("model 3"), for evidence that names the same model; "a model"

@@ -75,10 +75,23 @@ public struct ConformanceRunner: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try await check.body(run)
+            if let violation = await run.observerViolation() {
+                return CheckResult(rule: check.rule, status: .fail,
+                                   evidence: joined("ORDER-2 broken during this check: \(violation)", run.evidence),
+                                   steps: run.steps, symptom: ObserverFidelity.symptom)
+            }
             let evidence = run.partialReason.map { joined("partial: " + $0, run.evidence) } ?? run.evidence
             return CheckResult(rule: check.rule, status: .pass, evidence: evidence, steps: run.steps,
                                partial: run.partialReason)
         } catch let failed as CheckFailed {
+            // An observer that lost phases makes the check's own view wrong: say so, and group
+            // the failure with the observer's.
+            if failed.symptom != ObserverFidelity.symptom, let violation = await run.observerViolation() {
+                return CheckResult(rule: check.rule, status: .fail,
+                                   evidence: joined(failed.reason + "; the observer may explain this: ORDER-2 broken "
+                                                    + "during this check: \(violation)", run.evidence),
+                                   steps: run.steps, symptom: ObserverFidelity.symptom)
+            }
             return CheckResult(rule: check.rule, status: .fail, evidence: joined(failed.reason, run.evidence), steps: run.steps,
                                symptom: failed.symptom)
         } catch let exempt as CheckNotApplicable {

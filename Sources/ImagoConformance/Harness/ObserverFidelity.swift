@@ -7,6 +7,20 @@ struct SynchronousRead: Sendable {
     let call: String
 }
 
+/// The phases one model showed after the calls its recording wrapper forwarded, shared between
+/// the wrapper and the check's run so the run can judge the model's observer at the end of the
+/// check without keeping the model alive (MEM-5 watches it be released).
+@MainActor
+final class SynchronousReads {
+    /// "model 2", as the steps name the model.
+    let label: String
+    private(set) var reads: [SynchronousRead] = []
+
+    init(label: String) { self.label = label }
+
+    func append(_ read: SynchronousRead) { reads.append(read) }
+}
+
 /// Judges whether an observer kept up with its model (ORDER-2): every phase the model showed
 /// synchronously after a call must reach the observer, in order, and within a window of the
 /// read. An observer that coalesces (delivers only the latest phase per main-actor turn, as one
@@ -14,6 +28,9 @@ struct SynchronousRead: Sendable {
 /// them late. The observer may see more than was read (progress, phases published between
 /// calls): only the reads must appear, as a subsequence.
 enum ObserverFidelity {
+    /// The symptom a result names when an observer lost or delayed phases (``CheckResult/symptom``).
+    static let symptom = "the observer lost or delayed phases the model showed"
+
     /// The first read the observer lost or got late, described; nil when it kept up. Only reads
     /// from `attachedAt` on count (the observer's first phase is the one current then).
     static func violation(reads: [SynchronousRead], delivered: [(at: ContinuousClock.Instant, phase: ObservedPhase)],

@@ -9,12 +9,13 @@ final class RecordingModel: ModelUnderTest {
     let label: String
     private let log: StepLog
     /// The phase right after every forwarded call, in call order.
-    private(set) var reads: [SynchronousRead] = []
+    let reads: SynchronousReads
 
     init(_ inner: any ModelUnderTest, label: String, log: StepLog) {
         self.inner = inner
         self.label = label
         self.log = log
+        reads = SynchronousReads(label: label)
     }
 
     var phase: ObservedPhase { inner.phase }

@@ -60,7 +60,9 @@ public enum MutantBug: String, CaseIterable, Sendable {
         case .madeUpProgressTotal: ["PROGRESS-1"]
         case .publishesOffMainActor: ["ORDER-1"]
         case .storesBeforeValidation: ["DISK-3"]
-        case .observerCoalesces: ["ORDER-2"]
+        // ORDER-2's own check, and every check whose calls change the phase twice in one turn:
+        // the harness judges each model's observer at the end of every check.
+        case .observerCoalesces: ["TRANS-2", "TRANS-5", "SOURCE-1", "SOURCE-2", "SHARE-1", "ORDER-2"]
         }
     }
 }
