@@ -63,6 +63,22 @@ struct ObserverFidelityTests {
         #expect(result.status == .pass, "\(subject.name): \(result.evidence)")
     }
 
+    /// Judged at the end of every check: a check whose own view the lost phases spoiled, or
+    /// that passed in spite of them, fails with ORDER-2 named, grouped with ORDER-2 as one cause.
+    @Test func everyCheckJudgesItsObserversAndTheFailuresAreOneCause() async throws {
+        let report = try await ConformanceRunner().only(["SOURCE-1", "TRANS-2", "ORDER-2", "INIT"])
+            .run(MutantSubjects.subject(.observerCoalesces))
+        #expect(report.failedRules == ["TRANS-2", "SOURCE-1", "ORDER-2"])
+        #expect(report.sharedSymptoms.map(\.rules) == [["TRANS-2", "SOURCE-1", "ORDER-2"]])
+        let source = try #require(report.result(for: "SOURCE-1"))
+        #expect(source.evidence.hasPrefix("ORDER-2 broken during this check: observer of model 1: empty, the phase "
+                                          + "right after model 1: setSource(/source-1/b.png), never reached the observer"),
+                "\(source.evidence)")
+        let transitions = try #require(report.result(for: "TRANS-2"))
+        #expect(transitions.evidence.contains("; the observer may explain this: ORDER-2 broken during this check"),
+                "\(transitions.evidence)")
+    }
+
     @Test func anObserverThatCoalescesPerTurnFailsOrder2() async throws {
         let report = try await ConformanceRunner().only(["ORDER-2"]).run(MutantSubjects.subject(.observerCoalesces))
         let result = try #require(report.result(for: "ORDER-2"))
