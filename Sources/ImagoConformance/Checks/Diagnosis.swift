@@ -38,8 +38,8 @@ struct Diagnosis {
         case .transport(let message):
             return Diagnosis(
                 hint: "the transfer failed (transport: \(message)) although the server sent a complete response: "
-                    + "the client refused or cut the body (a size or decompression limit, a timeout?); not a "
-                    + "mapping problem",
+                    + "the client refused or cut the body (a size or decompression limit, a timeout, or the "
+                    + "decoded bytes counted against an encoded Content-Length?); not a mapping problem",
                 symptom: "the client refused or cut a complete body (transport failure)")
         case .decoding(let kind):
             return Diagnosis(

@@ -16,7 +16,7 @@ let report = try await ConformanceRunner(resultLog: log).run(subject)
 try ConformanceReport(subjects: [report]).markdown().write(toFile: output, atomically: true, encoding: .utf8)
 
 for result in report.results {
-    print("\(result.rule) \(result.status.rawValue)")
+    print("\(result.rule) \(result.verdictText)")
 }
 let unexpected = Set(report.failedRules).symmetricDifference(subject.expectedToFail)
 if unexpected.isEmpty {
