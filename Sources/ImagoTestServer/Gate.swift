@@ -40,17 +40,19 @@ public final class Gate: Sendable, CustomStringConvertible {
     /// Opens the gate: every held response continues, and later ones pass straight through.
     public func open() {
         let (released, observers) = state.update { state -> ([@Sendable () -> Void], [@Sendable () -> Void]) in
+            let wasOpen = state.isOpen
             state.isOpen = true
             let released = Array(state.held.values)
             state.held = [:]
-            return (released, state.openObservers)
+            return (released, wasOpen ? [] : state.openObservers)
         }
         for observer in observers { observer() }
         for release in released { release() }
     }
 
-    /// Calls `observer` on every later ``open()``, before the held responses continue (for a
-    /// log of what a test did, e.g. the conformance suite's steps). Default: no observer.
+    /// Calls `observer` on every later ``open()`` of a shut gate, before the held responses
+    /// continue (for a log of what a test did, e.g. the conformance suite's steps); opening an
+    /// open gate again (a cleanup `defer`) is not an opening. Default: no observer.
     public func onOpen(_ observer: @escaping @Sendable () -> Void) {
         state.update { $0.openObservers.append(observer) }
     }

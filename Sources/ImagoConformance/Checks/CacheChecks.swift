@@ -16,7 +16,8 @@ extension ConformanceCheck {
             await run.settle()
             run.note("phase after load() \(immediate), phases \(recorder.transcript), requests \(run.requests(source)), "
                      + "decodes \(loader.decodeCount)")
-            try run.expectSuccess(immediate, run.images.small, origin: .memory, "phase after load() returned")
+            try run.expectSuccess(immediate, run.images.small, origin: .memory, later: recorder.phases,
+                                 "phase after load() returned")
             try run.expect(recorder.phases == [.empty, immediate], "published more than one phase for a hit: a memory hit must publish only success(memory), inside load(), with no empty or loading before it")
             try run.expect(run.requests(source) == requests, "a memory hit made a request: look the memory cache up inside load() before starting any fetch")
             try run.expect(loader.decodeCount == decodes, "a memory hit decoded: the memory cache must hold decoded images, not bytes")

@@ -40,21 +40,68 @@ extension CheckRun {
         await settle()
     }
 
+    /// Fails unless `recorder` received every phase `model` showed right after each call the
+    /// check made on it (since the recorder attached), in order, each within `settleWindow` of
+    /// the call returning: an observer that coalesces or lags fails (ORDER-2). Waits up to
+    /// `settleWindow` for a late delivery first. Does nothing for a model not made by `model(_:_:)`.
+    public func expectObserverKeptUp(_ model: any ModelUnderTest, _ recorder: PhaseRecorder) async throws {
+        guard let recording = model as? RecordingModel,
+              let violation = await observerViolation(recording.reads, recorder) else { return }
+        throw CheckFailed(reason: "observer of \(recording.label): \(violation)", symptom: ObserverFidelity.symptom)
+    }
+
+    /// The first phase `recorder` lost or got late of those `reads` holds (see
+    /// `ObserverFidelity`), after waiting up to `settleWindow` for a late delivery; nil when it
+    /// kept up.
+    func observerViolation(_ reads: SynchronousReads, _ recorder: PhaseRecorder) async -> String? {
+        let window = settleWindow
+        func violation() -> String? {
+            ObserverFidelity.violation(reads: reads.reads, delivered: recorder.timedPhases,
+                                       attachedAt: recorder.attachedAt, window: window)
+        }
+        guard violation() != nil else { return nil }
+        _ = await waitUntil(timeout: window) { violation() == nil }
+        return violation()
+    }
+
     /// Fails unless `model`'s phase right after `step` returned is named `name` ("empty",
     /// "loading", ...): the state the rules require at that moment, not only at the end.
     public func expectPhase(_ model: any ModelUnderTest, _ name: String, after step: String) throws {
         try expect(model.phase.name == name, "right after \(step) the phase is \(model.phase), expected \(name)")
     }
 
-    /// Fails unless `phase` is a success showing `image`.
+    /// Fails unless `phase` is a success showing `image`. `later` (default nil) is what the
+    /// model's observer received after the moment `phase` was read: with it, a success that only
+    /// came late is told from none (the hint and symptom say which, see ``CheckResult/symptom``).
     public func expectSuccess(_ phase: ObservedPhase, _ image: ConformanceImage, origin: ObservedOrigin? = nil,
-                              _ what: String) throws {
+                              later: [ObservedPhase]? = nil, _ what: String) throws {
         guard case .success(let observedOrigin, let fingerprint) = phase else {
-            throw CheckFailed(reason: "\(what): expected success, got \(phase); a 200 with a valid image must end in success (check that the adapter maps the loader's result)")
+            let diagnosis = Diagnosis.notSuccess(phase, later: later)
+            throw CheckFailed(reason: "\(what): expected success, got \(phase); \(diagnosis.hint)", symptom: diagnosis.symptom)
         }
-        try expect(fingerprint == image.fingerprint, "\(what): pixels \(fingerprint), expected \(image.fingerprint); fingerprint the decoded, tightly packed RGBA rows (ImageFingerprint(width:height:rgba:)) of the right image")
+        try expect(fingerprint == image.fingerprint, "\(what): pixels \(fingerprint), expected \(image.fingerprint); "
+                   + (fingerprint.width == image.fingerprint.width && fingerprint.height == image.fingerprint.height
+                      ? "the size is right, the pixels are not: the decoded bytes differ (a body cut or decoded wrongly), or the fingerprint is not of the tightly packed RGBA rows (ImageFingerprint(width:height:rgba:))"
+                      : "another size: another image, or another scaling than the source's maxPixelSize asks (a cache entry of another source or size?)"),
+                   symptom: "a success with the wrong pixels")
         if let origin {
-            try expect(observedOrigin == origin, "\(what): origin \(observedOrigin.rawValue), expected \(origin.rawValue); report where this success really came from (memory hit, disk cache, or a fetch)")
+            try expect(observedOrigin == origin, "\(what): origin \(observedOrigin.rawValue), expected \(origin.rawValue); "
+                       + Self.originHint(observed: observedOrigin, expected: origin),
+                       symptom: "origin \(observedOrigin.rawValue) where \(origin.rawValue) was expected")
+        }
+    }
+
+    /// What an unexpected origin suggests: a fetch where a cache should have answered is a miss
+    /// (nothing stored, evicted, or another key), not a labelling mistake; the other way round,
+    /// or between two caches, the label may be wrong.
+    private static func originHint(observed: ObservedOrigin, expected: ObservedOrigin) -> String {
+        switch (observed, expected) {
+        case (.network, .memory), (.network, .disk):
+            "the image was fetched where the \(expected.rawValue) cache should have answered: a miss (not stored, "
+                + "evicted, or looked up under another key), unless the adapter labels every success network"
+        default:
+            "report where this success really came from (memory hit, disk cache, or a fetch); the request count "
+                + "in the evidence says whether it fetched"
         }
     }
 

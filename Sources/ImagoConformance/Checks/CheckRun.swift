@@ -29,8 +29,13 @@ public final class CheckRun {
     private let prefix: String
     private let root: URL
     private var notes: [String] = []
+    /// Set by `partial(_:)`: what a passing check could not see.
+    private(set) var partialReason: String?
     private var contexts = 0
     private let stepLog = StepLog()
+    /// Every recorder `model(_:_:)` attached, with the synchronous reads of its model: judged at
+    /// the end of the check (`observerViolation()`). Holds neither model.
+    private var observed: [(reads: SynchronousReads, recorder: PhaseRecorder)] = []
     /// Gates already reporting their opening as a step, by the first path they hold.
     private var watchedGates: [ObjectIdentifier: String] = [:]
 
@@ -116,8 +121,25 @@ public final class CheckRun {
             step("\(label) created for \(source.map(\.description) ?? "no source") → \(model.phase)")
             model = RecordingModel(model, label: label, log: stepLog)
         }
-        return (model, PhaseRecorder(model))
+        let recorder = PhaseRecorder(model)
+        if let recording = model as? RecordingModel { observed.append((recording.reads, recorder)) }
+        return (model, recorder)
     }
+
+    /// After the check: the first model whose observer (attached by `model(_:_:)`) lost or
+    /// delayed a phase the model showed after a call, described with the model's name; nil when
+    /// every observer kept up. The runner fails a passing check with it (ORDER-2 named) and adds
+    /// it to a failing one, whose failure it may explain.
+    func observerViolation() async -> String? {
+        for (reads, recorder) in observed {
+            if let violation = await observerViolation(reads, recorder) { return "observer of \(reads.label): \(violation)" }
+        }
+        return nil
+    }
+
+    /// How the steps name `model` ("model 3"), for evidence that names the same model; "a model"
+    /// for one not made through `model(_:_:)` or a loader from `loader()`.
+    public func name(_ model: any ModelUnderTest) -> String { (model as? RecordingModel)?.label ?? "a model" }
 
     /// Gives a broken loader the chance to publish what it must not (see `settleWindow`).
     public func settle() async {
@@ -133,14 +155,25 @@ public final class CheckRun {
     public func note(_ line: String) { notes.append(line) }
 
     /// Fails the check with `reason` (plus the evidence so far) unless `condition` holds.
-    public func expect(_ condition: Bool, _ reason: @autoclosure () -> String) throws {
-        if !condition { throw CheckFailed(reason: reason()) }
+    /// `symptom` (default nil) names what was observed in a few words, the same words for the same
+    /// observation in any check, so the report can group rules failing with it (``CheckResult/symptom``).
+    public func expect(_ condition: Bool, _ reason: @autoclosure () -> String, symptom: String? = nil) throws {
+        if !condition { throw CheckFailed(reason: reason(), symptom: symptom) }
     }
 
-    /// Waits for a terminal phase, failing the check if none comes.
+    /// Marks a passing check as partial: it passed by what it could see, and `reason` says what it
+    /// could not (e.g. a probe the adapter does not provide). The result stays a pass, shown as
+    /// `pass (partial)`, its evidence starting with `partial: reason` (``CheckResult/partial``).
+    public func partial(_ reason: String) { partialReason = reason }
+
+    /// Waits for a terminal phase, failing the check if none comes, with what the observer saw
+    /// instead (nothing after the previous terminal phase, stuck in loading, back to empty).
     public func expectTerminal(_ recorder: PhaseRecorder, count: Int = 1, _ what: String) async throws {
         let arrived = await recorder.waitForTerminal(count: count)
-        try expect(arrived, "\(what): no terminal phase within 10 s; phases \(recorder.transcript)")
+        guard !arrived else { return }
+        let stall = Diagnosis.noTerminal(recorder.phases, wanted: count)
+        throw CheckFailed(reason: "\(what): no terminal phase within 10 s: \(stall.hint); phases \(recorder.transcript)",
+                          symptom: stall.symptom)
     }
 
     /// Ends the check as not applicable.

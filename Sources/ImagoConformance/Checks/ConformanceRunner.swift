@@ -87,10 +87,28 @@ public struct ConformanceRunner: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
             try await check.body(run)
-            return CheckResult(rule: check.rule, status: .pass, evidence: run.evidence, steps: run.steps)
+            if let violation = await run.observerViolation() {
+                // A model-based check names the rule it failed on, as its own divergences do.
+                return CheckResult(rule: check.rule, status: .fail,
+                                   evidence: joined("ORDER-2 broken during this check: \(violation)", run.evidence),
+                                   steps: run.steps, symptom: ObserverFidelity.symptom,
+                                   divergedRule: ConformanceCheck.isModelBased(check.rule) ? "ORDER-2" : nil)
+            }
+            let evidence = run.partialReason.map { joined("partial: " + $0, run.evidence) } ?? run.evidence
+            return CheckResult(rule: check.rule, status: .pass, evidence: evidence, steps: run.steps,
+                               partial: run.partialReason)
         } catch let failed as CheckFailed {
+            // An observer that lost phases makes the check's own view wrong: say so, and group
+            // the failure with the observer's.
+            if failed.symptom != ObserverFidelity.symptom, let violation = await run.observerViolation() {
+                return CheckResult(rule: check.rule, status: .fail,
+                                   evidence: joined(failed.reason + "; the observer may explain this: ORDER-2 broken "
+                                                    + "during this check: \(violation)", run.evidence),
+                                   steps: run.steps, symptom: ObserverFidelity.symptom,
+                                   divergedRule: failed.divergedRule)
+            }
             return CheckResult(rule: check.rule, status: .fail, evidence: joined(failed.reason, run.evidence), steps: run.steps,
-                               divergedRule: failed.divergedRule)
+                               symptom: failed.symptom, divergedRule: failed.divergedRule)
         } catch let exempt as CheckNotApplicable {
             return CheckResult(rule: check.rule, status: .notApplicable, evidence: joined(exempt.reason, run.evidence),
                                steps: run.steps)

@@ -45,16 +45,16 @@ extension ConformanceCheck {
                 sent += image.bytes.count / 2
                 let target = sent
                 try await run.server.counters.waitUntil { $0.bodyBytesSent(for: route.url.path) >= target }
-                try run.expect(model.phase.name == "loading", "writer \(models.count + 1): while held the phase is \(model.phase)")
+                try run.expect(model.phase.name == "loading", "writer \(models.count + 1) (\(run.name(model))): while held the phase is \(model.phase)")
                 models.append((model, recorder))
             }
             guard let source else { return }
             gate.open()
             for (index, (model, recorder)) in models.enumerated() {
                 // Either image is right: a writer may show the entry the other one stored first.
-                try await run.expectTerminal(recorder, "writer \(index + 1)")
+                try await run.expectTerminal(recorder, "writer \(index + 1) (\(run.name(model)))")
                 try run.expect(images.contains { $0.fingerprint == model.phase.image },
-                               "writer \(index + 1): expected a success showing one of the two images, got \(model.phase)")
+                               "writer \(index + 1) (\(run.name(model))): expected a success showing one of the two images, got \(model.phase)")
             }
             let reader = try run.loader()
             run.server.setRoute(source.url.path, Route(body: [], faults: Faults(status: 503)))

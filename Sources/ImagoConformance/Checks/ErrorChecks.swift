@@ -11,7 +11,8 @@ extension ConformanceCheck {
                                                                     faults: Faults(status: status)))
                 let (model, recorder) = try await run.loadToEnd(loader, source, "HTTP \(status)")
                 run.note("\(status): \(recorder.transcript)")
-                try run.expect(model.phase == .failure(.httpStatus(status)), "HTTP \(status) ended \(model.phase), expected failure(httpStatus(\(status))): check the status before decoding and map it to httpStatus")
+                try run.expect(model.phase == .failure(.httpStatus(status)), "HTTP \(status) ended \(model.phase), expected "
+                               + "failure(httpStatus(\(status))): " + Self.statusHint(model.phase))
             }
             // The body stalls after 4 bytes: only a loader that judges the head can end now.
             let body = Gate()
@@ -66,4 +67,20 @@ extension ConformanceCheck {
             try run.expectSuccess(model.phase, run.images.small, origin: .network, "second load")
         },
     ]
+
+    /// What a non-2xx that did not end in `failure(httpStatus)` suggests, from how it ended.
+    private static func statusHint(_ phase: ObservedPhase) -> String {
+        switch phase {
+        case .failure(.decoding), .failure(.emptyData):
+            "the error body went to the decoder: check the status before decoding"
+        case .failure(.httpStatus):
+            "the wrong status: report the final response's status code"
+        case .failure(.other), .failure(.transport):
+            "the status was seen but not reported as one: check that the adapter maps the loader's status error to httpStatus"
+        case .success:
+            "the error page was taken for an image: check the status before decoding"
+        case .failure(.cancelled), .failure(.missingSource), .empty, .loading:
+            "the attempt ended without judging the response: check the status at the response head"
+        }
+    }
 }

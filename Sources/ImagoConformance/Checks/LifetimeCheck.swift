@@ -17,8 +17,13 @@ extension ConformanceCheck {
         run.note("watched \(outcome.watched.count) objects: \(outcome.watched.map(\.name).joined(separator: ", "))")
         try run.expect(released, "still reachable 5 s after the loader and its models were released "
                        + "(the held response still unanswered): \(alive.joined(separator: ", "))")
+        guard outcome.hasProbe else {
+            run.partial("no LifetimeProbe, only the adapter's objects were watched (not the loader's own objects "
+                        + "nor its decoded images)")
+            return
+        }
         guard let baseline = outcome.liveBytesBefore, let during = outcome.liveBytesWhileHeld else {
-            run.note("no count of live decoded images (no LifetimeProbe, or it cannot count): objects only")
+            run.partial("the LifetimeProbe counts no live decoded bytes: objects only")
             return
         }
         // A count that does not move while the models show images cannot show a leak: the probe
@@ -28,8 +33,8 @@ extension ConformanceCheck {
         try run.expect(during != baseline, "the probe counted \(during) live decoded bytes while the models showed "
                        + "images, as many as before: it cannot show a leak")
         guard during > baseline else {
-            run.note("the probe counted \(during) live decoded bytes while the models showed images, \(baseline) "
-                     + "before (other work freed images meanwhile): objects only")
+            run.partial("the probe counted \(during) live decoded bytes while the models showed images, \(baseline) "
+                        + "before (other work freed images meanwhile): objects only")
             return
         }
         // A fresh loader with nothing loaded reads the process-wide count.
@@ -63,6 +68,8 @@ extension ConformanceCheck {
         let liveBytesBefore: Int?
         let liveBytesWhileHeld: Int?
         let heldGate: Gate
+        /// Whether the adapter provides a `LifetimeProbe` (without one only its own objects are seen).
+        let hasProbe: Bool
     }
 
     private struct WeakObject {
@@ -98,20 +105,26 @@ extension ConformanceCheck {
         try run.expectSuccess(models[0].phase, images.small, "first load")
 
         var watched: [WeakObject] = []
+        // Named as the steps name them ("loader 2", "model 3"), so evidence and steps agree.
         for (index, instance) in loaders.enumerated() {
-            watched.append(WeakObject(name: "loader \(index) (adapter)", object: instance))
+            let label = (instance as? RecordingLoader)?.label ?? "loader \(index + 1)"
+            watched.append(WeakObject(name: "\(label) (the check's wrapper)", object: instance))
             for (part, object) in (instance.lifetime?.loaderObjects ?? []).enumerated() {
-                watched.append(WeakObject(name: "loader \(index) \(type(of: object)) #\(part)", object: object))
+                watched.append(WeakObject(name: "\(label) \(type(of: object)) #\(part + 1)", object: object))
             }
         }
         for (index, model) in models.enumerated() {
-            watched.append(WeakObject(name: "model \(index) (adapter)", object: model))
+            let label = (model as? RecordingModel)?.label ?? "model \(index + 1)"
+            watched.append(WeakObject(name: "\(label) (the check's wrapper)", object: model))
             for object in loader.lifetime?.objects(behind: model) ?? [] {
-                watched.append(WeakObject(name: "model \(index) \(type(of: object))", object: object))
+                watched.append(WeakObject(name: "\(label) \(type(of: object))", object: object))
             }
         }
-        run.note("phases before release: \(models.map { $0.phase.description })")
+        run.note("phases before release: " + models.enumerated().map { index, model in
+            "\((model as? RecordingModel)?.label ?? "model \(index + 1)") \(model.phase)"
+        }.joined(separator: ", "))
         return LifetimeOutcome(watched: watched, liveBytesBefore: liveBefore,
-                               liveBytesWhileHeld: loader.lifetime?.liveDecodedBytes, heldGate: held.gate)
+                               liveBytesWhileHeld: loader.lifetime?.liveDecodedBytes, heldGate: held.gate,
+                               hasProbe: (loader as? RecordingLoader)?.inner.lifetime != nil)
     }
 }

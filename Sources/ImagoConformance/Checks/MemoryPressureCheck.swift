@@ -46,9 +46,9 @@ extension ConformanceCheck {
 
         shared.gate.open()
         single.gate.open()
-        for (index, (load, image)) in inFlight.enumerated() {
-            try await run.expectTerminal(load.recorder, "load \(index) in flight during the pressure")
-            try run.expectSuccess(load.model.phase, image, "load \(index) in flight during the pressure")
+        for (load, image) in inFlight {
+            try await run.expectTerminal(load.recorder, "load of \(run.name(load.model)) in flight during the pressure")
+            try run.expectSuccess(load.model.phase, image, "load of \(run.name(load.model)) in flight during the pressure")
         }
         await run.settle()
         let terminals = inFlight.map { $0.0.recorder.phases.filter(\.isTerminal).count }

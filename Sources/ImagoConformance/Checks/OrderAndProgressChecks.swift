@@ -18,8 +18,21 @@ extension ConformanceCheck {
             }
             try run.expect(offMain == 0, "\(offMain) publications off the main actor: publish every phase on the main actor (a @MainActor model, or MainActor.run around each publication)")
         },
-        ConformanceCheck("ORDER-2", "A late observer first receives the current phase.") { run in
+        ConformanceCheck("ORDER-2", "Observers get every phase in order; a late one first receives the current phase.") { run in
             let loader = try run.loader()
+            // Several phases in one main-actor turn (a source change, a load, a cancel, a load):
+            // the observer must get each phase the model showed after each call, in order, not
+            // only the latest of the turn.
+            let (burst, burstRecorder) = try await run.loadToEnd(loader, run.route("first.png", run.images.tiny1),
+                                                                 "load of first.png")
+            burst.setSource(run.route("burst.png", run.images.tiny2))
+            burst.load()
+            burst.cancel()
+            burst.load()
+            try await run.expectTerminal(burstRecorder, count: 2, "load of burst.png, cancelled and loaded again in one turn")
+            run.note("calls in one turn: \(burstRecorder.transcript)")
+            try await run.expectObserverKeptUp(burst, burstRecorder)
+
             let (gate, _, models) = try await run.startHeldLoad("late.png", run.images.small, loader: loader)
             let (model, recorder) = models[0]
             try run.expect(model.phase.name == "loading", "load(): the phase while the response is held is \(model.phase)")
@@ -30,7 +43,7 @@ extension ConformanceCheck {
             defer { whileLoading.stop() }
             try await whileLoading.expectCurrentFirst(model.phase, "an observer attached while loading", run)
             gate.open()
-            try await run.expectTerminal(recorder, "load")
+            try await run.expectTerminal(recorder, "load of late.png after its gate opened")
             try await whileLoading.expectSameAsEarlier(recorder, "an observer attached while loading", run)
 
             let afterEnd = LateObservers(model, after: recorder)
@@ -39,8 +52,9 @@ extension ConformanceCheck {
             // Then a later load of another source: the late observers see it in order too.
             model.setSource(run.route("next.png", run.images.other))
             model.load()
-            try await run.expectTerminal(recorder, count: 2, "load of the next source")
-            try run.expectSuccess(model.phase, run.images.other, "load of the next source")
+            try await run.expectTerminal(recorder, count: 2, "load of next.png after setSource(_:)")
+            try run.expectSuccess(model.phase, run.images.other, "load of next.png after setSource(_:)")
+            try await run.expectObserverKeptUp(model, recorder)
             try await afterEnd.expectSameAsEarlier(recorder, "an observer attached after the terminal phase", run)
             run.note("first observer \(recorder.transcript); attached while loading \(whileLoading.transcript); "
                      + "after the end \(afterEnd.transcript)")

@@ -16,7 +16,7 @@ extension ConformanceCheck {
             model.load()
             try run.expect(model.phase.image != run.images.small.fingerprint && model.phase.failure == nil,
                            "right after load() of B the phase is \(model.phase)")
-            try await run.expectTerminal(recorder, "load b")
+            try await run.expectTerminal(recorder, "load of b.png after setSource(_:) while a.png loads")
             let decodesBefore = loader.decodeCount
             gate.open()
             await run.waitForAbandonedTransfer(a, loader: loader, closedBefore: closedBefore, decodesBefore: decodesBefore)
@@ -32,7 +32,7 @@ extension ConformanceCheck {
             let b = run.route("b.png", run.images.other, faults: Faults(gate: gate))
             let (model, recorder) = run.model(try run.loader(), a)
             model.load()
-            try await run.expectTerminal(recorder, "load a")
+            try await run.expectTerminal(recorder, "load of a.png")
             let changedAt = recorder.count
             model.setSource(b)
             let phaseAfterChange = model.phase
@@ -43,7 +43,7 @@ extension ConformanceCheck {
             let whileLoading = model.phase
             try await gate.waitUntilHeld()
             gate.open()
-            try await run.expectTerminal(recorder, count: 2, "load b")
+            try await run.expectTerminal(recorder, count: 2, "load of b.png after setSource(_:)")
             run.note("phases \(recorder.transcript)")
             try run.expect(!whileLoading.isTerminal, "phase while B loads is \(whileLoading), expected loading: load() of B must publish loading (A's image may appear only as loading(previous:))")
             let afterChange = recorder.phases(from: changedAt)

@@ -9,6 +9,8 @@ public final class PhaseRecorder: Sendable {
         let at: ContinuousClock.Instant
     }
     private let log = EventLog()
+    /// When the recorder attached its observer: the model's phase then is the first it receives.
+    public let attachedAt: ContinuousClock.Instant
 
     private final class EventLog: Sendable {
         let events = Mutex<[Event]>([])
@@ -17,6 +19,7 @@ public final class PhaseRecorder: Sendable {
     /// Starts observing `model`; the current phase arrives first (ORDER-2).
     @MainActor
     public init(_ model: any ModelUnderTest) {
+        attachedAt = .now
         model.observe { [log] phase in
             let onMain = MainQueueMarker.isOnMainActor
             let now = ContinuousClock.now

@@ -39,6 +39,22 @@ public struct SubjectReport: Sendable, Codable, Equatable {
         return modelFailuresExpected && failedScenarios == Set(expectedToFail).intersection(scenarios.map(\.rule))
     }
 
+    /// Symptoms observed by more than one failing rule (``CheckResult/symptom``), each with
+    /// those rules in report order: likely one cause behind several failures. In order of the
+    /// first rule of each group.
+    public var sharedSymptoms: [(symptom: String, rules: [String])] {
+        var groups: [(symptom: String, rules: [String])] = []
+        for result in results where result.status.isFailing {
+            guard let symptom = result.symptom else { continue }
+            if let index = groups.firstIndex(where: { $0.symptom == symptom }) {
+                groups[index].rules.append(result.rule)
+            } else {
+                groups.append((symptom, [result.rule]))
+            }
+        }
+        return groups.filter { $0.rules.count > 1 }
+    }
+
     /// The result for `rule` (an ID such as `SHARE-2`), or nil when that check did not run.
     public func result(for rule: String) -> CheckResult? { results.first { $0.rule == rule } }
 }

@@ -45,6 +45,7 @@ extension ResultLog {
                 if builder.current == nil { builder.current = (entry, []) }
                 builder.current?.results.append(CheckResult(rule: rule, status: entry.status ?? .fail,
                                                             evidence: entry.evidence ?? "", steps: entry.steps ?? [],
+                                                            symptom: entry.symptom, partial: entry.partial,
                                                             divergedRule: entry.divergedRule))
             }
         }

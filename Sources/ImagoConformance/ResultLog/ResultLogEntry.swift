@@ -2,7 +2,8 @@
 /// - `{"event":"subject","subject":…,"kind":…,"expectedToFail":[…],"seed":…}` before a subject's checks;
 /// - `{"event":"start","subject":…,"rule":…}` before each check;
 /// - `{"event":"result","subject":…,"rule":…,"status":…,"evidence":…,"steps":[…],"durationMilliseconds":…}`
-///   after it (with `"divergedRule":…` for a failed model-based check).
+///   after it, with `"symptom":…`, `"partial":…` and (a failed model-based check) `"divergedRule":…`
+///   when the result has them (logs without them read as results without them).
 public struct ResultLogEntry: Sendable, Codable, Equatable {
     /// Which kind of line it is.
     public enum Event: String, Sendable, Codable {
@@ -29,6 +30,10 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
     public var evidence: String?
     /// `result` lines: the steps the check took (``CheckResult/steps``).
     public var steps: [String]?
+    /// `result` lines, when set: ``CheckResult/symptom``.
+    public var symptom: String?
+    /// `result` lines, when set: ``CheckResult/partial``.
+    public var partial: String?
     /// Wall time the check took, from its `start` line to its `result` line.
     public var durationMilliseconds: Double?
     /// `result` lines of a failed model-based check: the rule it diverged on (``CheckResult/divergedRule``).
@@ -37,7 +42,8 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
     /// A line from its fields; each optional one defaults to absent (left out of the JSON).
     public init(event: Event, subject: String, kind: ConformanceSubject.Kind? = nil, expectedToFail: [String]? = nil,
                 rule: String? = nil, status: CheckStatus? = nil, evidence: String? = nil, steps: [String]? = nil,
-                durationMilliseconds: Double? = nil, seed: UInt64? = nil, divergedRule: String? = nil) {
+                durationMilliseconds: Double? = nil, symptom: String? = nil, partial: String? = nil,
+                seed: UInt64? = nil, divergedRule: String? = nil) {
         self.seed = seed
         self.divergedRule = divergedRule
         self.event = event
@@ -49,6 +55,8 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
         self.evidence = evidence
         self.steps = steps
         self.durationMilliseconds = durationMilliseconds
+        self.symptom = symptom
+        self.partial = partial
     }
 
     static func subject(_ subject: ConformanceSubject, seed: UInt64) -> ResultLogEntry {
@@ -64,6 +72,6 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         return ResultLogEntry(event: .result, subject: subject.name, rule: result.rule, status: result.status,
                               evidence: result.evidence, steps: result.steps, durationMilliseconds: milliseconds,
-                              divergedRule: result.divergedRule)
+                              symptom: result.symptom, partial: result.partial, divergedRule: result.divergedRule)
     }
 }

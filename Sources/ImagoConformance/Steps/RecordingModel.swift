@@ -1,17 +1,21 @@
 /// The model a check drives, wrapping the adapter's: every call is forwarded unchanged and
 /// recorded as a step, with the phase the model shows when the call returns (what the rules
-/// judge "before it returns").
+/// judge "before it returns"). Those phases are kept as `reads`: ORDER-2 checks that every one of
+/// them reached the model's observer, in order (`ObserverFidelity`).
 @MainActor
 final class RecordingModel: ModelUnderTest {
     let inner: any ModelUnderTest
     /// "model 2", as the steps name it.
     let label: String
     private let log: StepLog
+    /// The phase right after every forwarded call, in call order.
+    let reads: SynchronousReads
 
     init(_ inner: any ModelUnderTest, label: String, log: StepLog) {
         self.inner = inner
         self.label = label
         self.log = log
+        reads = SynchronousReads(label: label)
     }
 
     var phase: ObservedPhase { inner.phase }
@@ -55,6 +59,8 @@ final class RecordingModel: ModelUnderTest {
     }
 
     private func record(_ call: String) {
-        log.record("\(label): \(call) → \(inner.phase)")
+        let phase = inner.phase
+        reads.append(SynchronousRead(phase: phase, at: .now, call: "\(label): \(call)"))
+        log.record("\(label): \(call) → \(phase)")
     }
 }

@@ -16,6 +16,7 @@ public enum MutantBug: String, CaseIterable, Sendable {
     case madeUpProgressTotal = "made-up-progress-total"
     case publishesOffMainActor = "publishes-off-main-actor"
     case storesBeforeValidation = "stores-before-validation"
+    case observerCoalesces = "observer-coalesces"
 
     /// What the bug does, for the report and the README.
     public var summary: String {
@@ -36,6 +37,7 @@ public enum MutantBug: String, CaseIterable, Sendable {
         case .madeUpProgressTotal: "without a Content-Length, the bytes so far are reported as the total"
         case .publishesOffMainActor: "terminal phases reach observers from a background thread"
         case .storesBeforeValidation: "bytes are stored before they are decoded, and removed only after the decode fails"
+        case .observerCoalesces: "the adapter's observer (withObservationTracking-style) delivers only the latest phase of each main-actor turn"
         }
     }
 
@@ -58,6 +60,9 @@ public enum MutantBug: String, CaseIterable, Sendable {
         case .madeUpProgressTotal: ["PROGRESS-1"]
         case .publishesOffMainActor: ["ORDER-1"]
         case .storesBeforeValidation: ["DISK-3"]
+        // ORDER-2's own check, and every check whose calls change the phase twice in one turn:
+        // the harness judges each model's observer at the end of every check.
+        case .observerCoalesces: ["TRANS-2", "TRANS-5", "SOURCE-1", "SOURCE-2", "SHARE-1", "ORDER-2"]
         }
     }
 }

@@ -30,7 +30,7 @@ final class ToyModel: ModelUnderTest {
 
     func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void) {
         observer(phase)
-        observers.append(observer)
+        observers.append(bugs.contains(.observerCoalesces) ? CoalescingObserver(observer).observer : observer)
     }
 
     private func publish(_ next: ObservedPhase) {

@@ -18,7 +18,7 @@ let report = try await ConformanceRunner(resultLog: log, seed: 2024).run(subject
 try ConformanceReport(subjects: [report]).markdown().write(toFile: output, atomically: true, encoding: .utf8)
 
 for result in report.results {
-    print("\(result.rule) \(result.status.rawValue)" + (result.divergedRule.map { " (diverged on \($0))" } ?? ""))
+    print("\(result.rule) \(result.verdictText)" + (result.divergedRule.map { " (diverged on \($0))" } ?? ""))
 }
 if report.meetsExpectation {
     print("blog-loader scores as expected (\(report.failedRules.count) known failures); report in \(output)")
