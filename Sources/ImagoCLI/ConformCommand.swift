@@ -41,7 +41,7 @@ struct ConformCommand: AsyncParsableCommand {
     var repeatCount: Int = 1
 
     static var allSubjects: [ConformanceSubject] {
-        ImagoSubjects.all + [MutantSubjects.reference] + MutantSubjects.all
+        ImagoSubjects.all + [MutantSubjects.reference] + MutantSubjects.all + ReloadingSubjects.all
     }
 
     /// Subjects run only when named: `crash-on-load` kills the process (the results log's test).

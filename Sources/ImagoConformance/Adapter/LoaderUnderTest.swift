@@ -78,7 +78,10 @@ public protocol ModelUnderTest: AnyObject {
     /// SOURCE-1), and the phase is `empty` before returning (TRANS-4); it does not start
     /// loading: the checks call `load()` next. The old image must never be published as a
     /// success for the new source (SOURCE-2; it may appear as `loading(previous:)`). The same
-    /// source again does nothing.
+    /// source again does nothing. With `.reloadsOnSourceChange` (AsyncImage's way) a different,
+    /// non-nil source starts its load before returning instead: `loading`, a memory hit, or the
+    /// old phase kept until the new load's first publication (the capability states it), and the
+    /// `load()` that follows does nothing.
     func setSource(_ source: ConformanceSource?)
     /// For loaders with `.priorities`: 0 lowest ... 4 highest (default 2).
     func setPriority(_ priority: Int)

@@ -29,8 +29,8 @@ extension ConformanceCheck {
             let (switching, switchingRecorder) = run.model(try run.loader(), slowA)
             switching.load()
             try await holdA.waitUntilHeld()
-            switching.setSource(b)
-            try run.expectPhase(switching, "empty", after: "setSource(b) while a loads")
+            try run.changeSource(switching, to: b, recorder: switchingRecorder, expecting: run.images.other,
+                                 "setSource(b) while a loads")
             switching.load()
             let sawB = await switchingRecorder.waitUntil { $0.last?.image == run.images.other.fingerprint }
             holdA.open()
