@@ -35,7 +35,7 @@ extension CheckRun {
             $0.responsesCompleted(for: path) > 0 || $0.connectionsClosedByClient > closedBefore
         }
         if server.counters.responsesCompleted(for: path) > 0 {
-            _ = await waitUntil(timeout: .seconds(5)) { loader.decodeCount > decodesBefore }
+            _ = await waitUntil(timeout: .seconds(5), asking: { await loader.decodeCount > decodesBefore })
         }
         await settle()
     }

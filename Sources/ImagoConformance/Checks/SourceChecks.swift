@@ -16,7 +16,7 @@ extension ConformanceCheck {
             try run.expect(model.phase.image != run.images.small.fingerprint && model.phase.failure == nil,
                            "right after load() of B the phase is \(model.phase)")
             try await run.expectTerminal(recorder, "load b")
-            let decodesBefore = loader.decodeCount
+            let decodesBefore = await loader.decodeCount
             gate.open()
             await run.waitForAbandonedTransfer(a, loader: loader, closedBefore: closedBefore, decodesBefore: decodesBefore)
             run.note("phases \(recorder.transcript)")
@@ -68,8 +68,9 @@ extension ConformanceCheck {
             try await run.expectTerminal(thumbRecorder, "thumbnail load")
             let (again, _) = try await run.loadToEnd(loader, thumbnail, "second thumbnail load")
             let (fullAgain, _) = try await run.loadToEnd(loader, full, "second full-size load")
+            let decodes = await loader.decodeCount
             run.note("full \(fullModel.phase), thumbnail \(thumbModel.phase), again \(again.phase) and \(fullAgain.phase), "
-                     + "decodes \(loader.decodeCount)")
+                     + "decodes \(decodes)")
             try run.expectSuccess(fullModel.phase, run.images.large, "full-size load")
             try run.expectSuccess(fullAgain.phase, run.images.large, "second full-size load")
             guard case .success(_, let small) = thumbModel.phase, case .success(_, let smallAgain) = again.phase else {

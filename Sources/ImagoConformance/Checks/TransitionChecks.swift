@@ -54,7 +54,7 @@ extension ConformanceCheck {
             let (other, otherRecorder) = run.model(loader, flaky)
             other.load()
             try await run.expectTerminal(otherRecorder, "second model's load of flaky")
-            guard other.phase.image != nil, loader.memoryCache?.contains(flaky) == true else {
+            guard other.phase.image != nil, await loader.memoryCache?.contains(flaky) == true else {
                 // Failures kept (ERR-4's business) or nothing cached: no hit to retry into.
                 run.note("retry answered by the memory cache not checked: the second load ended \(other.phase)")
                 return
@@ -74,7 +74,7 @@ extension ConformanceCheck {
             let (model, recorder) = models[0]
             model.cancel()
             let afterCancel = model.phase
-            let decodesBefore = loader.decodeCount
+            let decodesBefore = await loader.decodeCount
             gate.open()
             await run.waitForAbandonedTransfer(source, loader: loader, closedBefore: closedBefore, decodesBefore: decodesBefore)
             run.note("phase after cancel() \(afterCancel), phases \(recorder.transcript), final \(model.phase)")

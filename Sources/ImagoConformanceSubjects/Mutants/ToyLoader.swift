@@ -59,7 +59,7 @@ final class ToyLoader: LoaderUnderTest {
     /// What the app's memory-warning observer calls: a warning halves what the memory cache
     /// holds (least recently used first), a critical empties it; loads go on.
     func handleMemoryPressure(_ level: SimulatedPressureLevel) {
-        memory.trim(toCost: level == .critical ? 0 : memory.totalCost / 2)
+        memory.trimNow(toCost: level == .critical ? 0 : memory.costNow / 2)
     }
 
     func cachedImage(_ source: ConformanceSource) -> ToyImage? { memory.value(forKey: Self.key(source)) }
