@@ -22,8 +22,11 @@ extension ConformanceCheck {
             entry.0.setPriority(priority)
             entry.0.load()
             everyone.append(entry)
-            let queued = await waitUntil(asking: { await loader.queuedFetchCount == expectQueued })
-            let queuedNow = await loader.queuedFetchCount
+            var queuedNow: Int?
+            let queued = await waitUntil(asking: {
+                queuedNow = await loader.queuedFetchCount
+                return queuedNow == expectQueued
+            })
             try run.expect(queued, "\(name) never queued (queued \(queuedNow ?? -1), expected \(expectQueued)): honour LoaderContext.maxConcurrentFetches (1 here) and count the waiting loads in queuedFetchCount")
             return entry.0
         }
