@@ -49,7 +49,7 @@ struct ConformCommand: AsyncParsableCommand {
     var budget: Int = ExplorationBudget.standard.sequences
 
     static var allSubjects: [ConformanceSubject] {
-        ImagoSubjects.all + [MutantSubjects.reference] + MutantSubjects.all
+        ImagoSubjects.all + [MutantSubjects.reference] + MutantSubjects.all + ReloadingSubjects.all
     }
 
     /// Subjects run only when named: `crash-on-load` kills the process (the results log's test).

@@ -23,10 +23,10 @@ final class AlteredLoader: LoaderUnderTest {
     }
 
     func makeModel(source: ConformanceSource?) -> any ModelUnderTest { alter(inner.makeModel(source: source), source) }
-    var decodeCount: Int { inner.decodeCount }
+    var decodeCount: Int { get async { await inner.decodeCount } }
     var memoryCache: (any MemoryCacheProbe)? { inner.memoryCache }
     var diskCache: (any DiskCacheProbe)? { inner.diskCache }
-    var queuedFetchCount: Int? { inner.queuedFetchCount }
+    var queuedFetchCount: Int? { get async { await inner.queuedFetchCount } }
     var memoryPressure: (any MemoryPressureProbe)? { inner.memoryPressure }
 }
 

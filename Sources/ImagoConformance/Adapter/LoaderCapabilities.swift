@@ -4,7 +4,9 @@
 /// Declaring a capability is a promise: each one below says which `LoaderContext` fields the
 /// adapter must pass on to the loader (and the loader honour), which probe it must expose, and
 /// which rules it turns on. Rules without a capability (INIT, TRANS, CACHE-3, SOURCE-1/2,
-/// SHARE-1..4, ERR, RETRY-3, ORDER, MEM-5, HTTP-3) apply to every loader.
+/// SHARE-1..4, ERR, RETRY-3, ORDER, MEM-5, HTTP-3) apply to every loader; two capabilities
+/// (`.staysEmptyWithoutSource`, `.reloadsOnSourceChange`) change what some of them expect instead
+/// of turning rules on.
 public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {
     /// The capability bits, one per static member below (bit 0 `memoryCache`, and so on).
     public let rawValue: Int
@@ -131,6 +133,28 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// may repeat it in later `loading` phases. Rule: PREVIEW-1.
     public static let progressivePreviews = LoaderCapabilities(rawValue: 1 << 13)
 
+    /// AsyncImage's source-change profile: changing the source starts the new source's load at
+    /// once (SwiftUI's `AsyncImage` reloads when its URL changes; OpenSwiftUI's audited
+    /// reimplementation also keeps the old phase while the new load runs). Without it,
+    /// `setSource(_:)` publishes `empty` and waits for `load()`. Commits the loader to, for
+    /// `setSource(B)` with B a different, non-nil source while A was the source:
+    /// - A's attempt is abandoned as `cancel()` abandons it: nothing of it (image, progress,
+    ///   error, cancellation) is published after `setSource(B)` returns, whenever its response
+    ///   arrives (SOURCE-1, TRANS-3), and the change never publishes a `failure` (TRANS-4);
+    /// - B's attempt starts before `setSource(B)` returns (its request may leave later), and
+    ///   before returning the phase is either `loading` (whose `previous` may carry A's image),
+    ///   `success(origin: .memory)` of B on a memory hit (CACHE-1's hit, allowed from any phase),
+    ///   or unchanged: nothing published during the call, the phase A left kept until B's first
+    ///   publication (OpenSwiftUI's way);
+    /// - B's first publication is `loading` or a memory hit, never A's image as a success; from
+    ///   then on A's image appears only as `loading(previous:)` (SOURCE-2);
+    /// - `load()` right after the change is a repeated load of B and does nothing (SHARE-1);
+    ///   `setSource(nil)` still cancels and publishes `empty` before returning (INIT-2 then
+    ///   applies to the next `load()`); the same source again does nothing.
+    /// Changes what TRANS-2, TRANS-4, SOURCE-1, SOURCE-2, SHARE-1 and ORDER-2 expect right after
+    /// a source change (Docs/phase-rules.md, "Declared profiles"); turns no rule off.
+    public static let reloadsOnSourceChange = LoaderCapabilities(rawValue: 1 << 14)
+
     /// The strategies a loader offers, in the order FETCH-3 compares them: `.data` and `.file`
     /// with `.selectableFetchStrategy`, `.stream` with `.decodesWhileStreaming`.
     public var fetchStrategies: [LoaderContext.FetchStrategy] {
@@ -149,6 +173,7 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
         (.selectableFetchStrategy, "selectableFetchStrategy"), (.downloadsToFile, "downloadsToFile"),
         (.targetSize, "targetSize"), (.httpFreshness, "httpFreshness"), (.memoryPressure, "memoryPressure"),
         (.decodesWhileStreaming, "decodesWhileStreaming"), (.progressivePreviews, "progressivePreviews"),
+        (.reloadsOnSourceChange, "reloadsOnSourceChange"),
     ]
 
     /// The names of the declared capabilities, comma-separated without spaces (e.g.

@@ -20,18 +20,26 @@ public struct ConformanceSource: Sendable, Hashable, CustomStringConvertible {
 
 /// One loader instance with its own caches: what a check drives. All calls are on the main
 /// actor, where models publish.
+///
+/// What must be synchronous is the model's side (`ModelUnderTest`: its `phase`, and what
+/// `load()`, `cancel()`, `retry()` and `setSource(_:)` publish before returning, a memory hit
+/// included: CACHE-1 is a rule about `load()`). The counters and probes the checks read between
+/// steps are `async`: an actor-based loader answers them with an `await` on its actor, and a
+/// synchronous implementation (a plain property or method) satisfies them as it is.
 @MainActor
 public protocol LoaderUnderTest: AnyObject {
     /// A new model (one displayed image) for `source`; it must not start loading by itself.
     func makeModel(source: ConformanceSource?) -> any ModelUnderTest
-    /// Decodes performed so far by this loader instance.
-    var decodeCount: Int { get }
+    /// Decodes performed so far by this loader instance (read between steps; may be answered
+    /// asynchronously).
+    var decodeCount: Int { get async }
     /// Present when the loader declares `.memoryCache`.
     var memoryCache: (any MemoryCacheProbe)? { get }
     /// Present when the loader declares `.diskCache`.
     var diskCache: (any DiskCacheProbe)? { get }
-    /// Loads waiting for a network slot (required with `.priorities`; otherwise nil).
-    var queuedFetchCount: Int? { get }
+    /// Loads waiting for a network slot (required with `.priorities`; otherwise nil); may be
+    /// answered asynchronously (SHARE-5 polls it).
+    var queuedFetchCount: Int? { get async }
     /// Present when the loader declares `.memoryPressure` (MEM-4); default nil.
     var memoryPressure: (any MemoryPressureProbe)? { get }
     /// What MEM-5 can see of the loader beyond the adapter (optional); default nil.
@@ -78,7 +86,10 @@ public protocol ModelUnderTest: AnyObject {
     /// SOURCE-1), and the phase is `empty` before returning (TRANS-4); it does not start
     /// loading: the checks call `load()` next. The old image must never be published as a
     /// success for the new source (SOURCE-2; it may appear as `loading(previous:)`). The same
-    /// source again does nothing.
+    /// source again does nothing. With `.reloadsOnSourceChange` (AsyncImage's way) a different,
+    /// non-nil source starts its load before returning instead: `loading`, a memory hit, or the
+    /// old phase kept until the new load's first publication (the capability states it), and the
+    /// `load()` that follows does nothing.
     func setSource(_ source: ConformanceSource?)
     /// For loaders with `.priorities`: 0 lowest ... 4 highest (default 2).
     func setPriority(_ priority: Int)
@@ -92,41 +103,46 @@ extension ModelUnderTest {
     public var phases: AsyncStream<ObservedPhase>? { nil }
 }
 
-/// A loader's memory cache, as the MEM rules inspect it.
+/// A loader's memory cache, as the MEM rules inspect it. Every requirement is `async` (a cache
+/// behind an actor answers with an `await`; a synchronous implementation satisfies it too); what
+/// must stay synchronous is a memory hit inside `load()` (CACHE-1), not these probes.
 @MainActor
 public protocol MemoryCacheProbe: AnyObject {
     /// Bytes the cache charges for what it holds now: the sum of its entries' decoded sizes
     /// (MEM-1).
-    var totalCost: Int { get }
+    var totalCost: Int { get async }
     /// The total limit the cache enforces, in bytes: `LoaderContext.memoryCostLimit` when the check
     /// set one (MEM-1 checks it was passed on).
-    var costLimit: Int { get }
+    var costLimit: Int { get async }
     /// Whether the cache holds the decoded image for `source` (its URL and size) now: how the
     /// checks see what was evicted.
-    func contains(_ source: ConformanceSource) -> Bool
-    /// Drops least recently used entries until `totalCost` is at most `cost` (MEM-3); what
-    /// remains must still be served from memory.
-    func trim(toCost cost: Int)
+    func contains(_ source: ConformanceSource) async -> Bool
+    /// Drops least recently used entries until `totalCost` is at most `cost` (MEM-3), before
+    /// returning; what remains must still be served from memory.
+    func trim(toCost cost: Int) async
 }
 
 /// A loader's disk cache, as the DISK rules inspect it. The checks read it, and open a new
 /// loader instance on the same directory, as soon as a load has published its terminal phase:
 /// by then a successful load's entry must be visible (an asynchronous writer must finish the
-/// write first, or the adapter must wait for it before publishing).
+/// write first, or the adapter must wait for it before publishing). Every requirement is `async`
+/// (a cache behind an actor answers with an `await`; a synchronous implementation satisfies it).
 @MainActor
 public protocol DiskCacheProbe: AnyObject {
     /// Bytes held, as the cache accounts them.
-    var totalSize: Int { get }
+    var totalSize: Int { get async }
     /// The size limit the cache enforces, in bytes: `LoaderContext.diskSizeLimit` when the check
     /// set one (DISK-4 checks it was passed on).
-    var sizeLimit: Int { get }
+    var sizeLimit: Int { get async }
     /// Complete entries held.
-    var entryCount: Int { get }
-    /// Overwrites the stored bytes of `url`'s entry with garbage of the same length; false
-    /// when there is no entry.
-    func corruptEntry(for url: URL) throws -> Bool
+    var entryCount: Int { get async }
+    /// Overwrites the stored bytes of `url`'s entry with garbage of the same length, before
+    /// returning; false when there is no entry.
+    func corruptEntry(for url: URL) async throws -> Bool
     /// Leaves on disk exactly what the cache's writer leaves when the process dies after writing
-    /// `writtenBytes` of `bytes` for `url`, as if that happened long ago (DISK-1). The check can
-    /// only be as honest as this simulation: it must mirror the real write path.
-    func simulateCrashWhileStoring(_ bytes: Data, for url: URL, writtenBytes: Int) throws
+    /// `writtenBytes` of `bytes` for `url`, as if that happened long ago (DISK-1), before
+    /// returning. The check can only be as honest as this simulation: it must mirror the real
+    /// write path. `CrashLeftovers` has it ready for Foundation's atomic write and for a
+    /// temporary file renamed into place.
+    func simulateCrashWhileStoring(_ bytes: Data, for url: URL, writtenBytes: Int) async throws
 }

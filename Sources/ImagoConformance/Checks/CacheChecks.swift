@@ -9,18 +9,19 @@ extension ConformanceCheck {
             let loader = try run.loader()
             _ = try await run.loadToEnd(loader, source, "first load")
             let requests = run.requests(source)
-            let decodes = loader.decodeCount
+            let decodes = await loader.decodeCount
             let (model, recorder) = run.model(loader, source)
             model.load()
             let immediate = model.phase
             await run.settle()
+            let decodesAfter = await loader.decodeCount
             run.note("phase after load() \(immediate), phases \(recorder.transcript), requests \(run.requests(source)), "
-                     + "decodes \(loader.decodeCount)")
+                     + "decodes \(decodesAfter)")
             try run.expectSuccess(immediate, run.images.small, origin: .memory, later: recorder.phases,
                                  "phase after load() returned")
             try run.expect(recorder.phases == [.empty, immediate], "published more than one phase for a hit: a memory hit must publish only success(memory), inside load(), with no empty or loading before it")
             try run.expect(run.requests(source) == requests, "a memory hit made a request: look the memory cache up inside load() before starting any fetch")
-            try run.expect(loader.decodeCount == decodes, "a memory hit decoded: the memory cache must hold decoded images, not bytes")
+            try run.expect(decodesAfter == decodes, "a memory hit decoded: the memory cache must hold decoded images, not bytes")
         },
         ConformanceCheck("CACHE-2", "A disk-only key needs no request, succeeds from disk, and is promoted.",
                          requires: .diskCache) { run in
@@ -54,7 +55,7 @@ extension ConformanceCheck {
             let source = run.route("corrupt.png", run.images.small)
             let first = try run.loader()
             _ = try await run.loadToEnd(first, source, "first load")
-            let corrupted = try first.diskCache?.corruptEntry(for: source.url) ?? false
+            let corrupted = try await first.diskCache?.corruptEntry(for: source.url) ?? false
             try run.expect(corrupted, "no disk entry to corrupt after a successful load: the entry must be written (and found by corruptEntry(for:)) before success is published")
             let restarted = try run.loader()
             let (model, recorder) = try await run.loadToEnd(restarted, source, "load over the corrupt entry")

@@ -10,16 +10,17 @@ extension ConformanceCheck {
             let written = image.bytes.count / 2
             let before = try run.loader()
             guard let disk = before.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe: return a DiskCacheProbe from LoaderUnderTest.diskCache, or do not declare .diskCache") }
-            try disk.simulateCrashWhileStoring(Data(image.bytes), for: source.url, writtenBytes: written)
+            try await disk.simulateCrashWhileStoring(Data(image.bytes), for: source.url, writtenBytes: written)
             let restarted = try run.loader()
             let (model, recorder) = try await run.loadToEnd(restarted, source, "load after the crash")
             let partial = Data(image.bytes.prefix(written))
             let leftovers = try DirectoryScan.files(in: run.context.cacheDirectory).filter { $0.size == written }
                 .filter { (try? Data(contentsOf: $0.url)) == partial }
-            run.note("after the crash \(recorder.transcript), requests \(run.requests(source)), decodes \(restarted.decodeCount), "
+            let decodes = await restarted.decodeCount
+            run.note("after the crash \(recorder.transcript), requests \(run.requests(source)), decodes \(decodes), "
                      + "partial files left \(leftovers.count)")
             try run.expectSuccess(model.phase, image, origin: .network, "load after the crash")
-            try run.expect(restarted.decodeCount == 1, "the partial entry was handed to the decoder: write to a temporary name and rename it into place when complete")
+            try run.expect(decodes == 1, "the partial entry was handed to the decoder: write to a temporary name and rename it into place when complete")
             try run.expect(leftovers.isEmpty, "the crash leftover is still on disk: remove the writer's leftovers (e.g. unfinished temporary files) when the cache opens")
         },
         ConformanceCheck("DISK-2", "Hashed names; two concurrent writers of one key leave one complete entry.",
@@ -61,8 +62,9 @@ extension ConformanceCheck {
             let (model, _) = try await run.loadToEnd(reader, source, "read back")
             let names = try DirectoryScan.files(in: run.context.cacheDirectory).map(\.url.lastPathComponent)
             let which = images.firstIndex { $0.fingerprint == model.phase.image }.map { "writer \($0 + 1)'s image" } ?? "neither image"
-            run.note("entries \(reader.diskCache?.entryCount ?? -1), read back \(model.phase) (\(which)), names \(names)")
-            try run.expect(reader.diskCache?.entryCount == 1, "\(reader.diskCache?.entryCount ?? -1) entries for one key, expected 1: give each writer its own temporary file and rename it over the key's name")
+            let entries = await reader.diskCache?.entryCount ?? -1
+            run.note("entries \(entries), read back \(model.phase) (\(which)), names \(names)")
+            try run.expect(entries == 1, "\(entries) entries for one key, expected 1: give each writer its own temporary file and rename it over the key's name")
             guard case .success(.disk, let fingerprint) = model.phase, images.contains(where: { $0.fingerprint == fingerprint }) else {
                 throw CheckFailed(reason: "read back: expected one writer's whole image from disk, got \(model.phase): writers of one key must not share a temporary file")
             }
@@ -79,7 +81,7 @@ extension ConformanceCheck {
             guard let disk = loader.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe") }
             // The limit asked for: a loader that ignores it (DISK-4's business) reports its own,
             // possibly Int.max, and is filled to what was asked all the same.
-            let limit = min(disk.sizeLimit, series * 6 + 4096)
+            let limit = min(await disk.sizeLimit, series * 6 + 4096)
             let good = try await Self.fillDisk(run, loader, disk, limit: limit)
             // Entry files only: a journal or index beside them may change with every load.
             let cacheDirectory = run.context.cacheDirectory
@@ -107,11 +109,12 @@ extension ConformanceCheck {
                 let renamed = watch.events().filter { Self.namesEntry($0.name) }
                 let files = try entryFiles()
                 let lost = goodFiles.filter { !files.contains($0) }
-                run.note("\(name): entries \(disk.entryCount), entry files written \(renamed), good files lost \(lost.count)")
+                let entries = await disk.entryCount
+                run.note("\(name): entries \(entries), entry files written \(renamed), good files lost \(lost.count)")
                 try run.expect(renamed.isEmpty, "\(name): the failed load wrote entry files (\(renamed)) into the cache "
                                + "directory: its bytes were stored, even if they were removed afterwards")
-                try run.expect(lost.isEmpty && disk.entryCount == good,
-                               "\(name): the failed load left \(disk.entryCount) entries of \(good) and lost \(lost.count) "
+                try run.expect(lost.isEmpty && entries == good,
+                               "\(name): the failed load left \(entries) entries of \(good) and lost \(lost.count) "
                                + "good files (its bytes were stored, evicting good entries)")
             }
         },
@@ -121,16 +124,18 @@ extension ConformanceCheck {
             let loader = try run.loader()
             guard let disk = loader.diskCache else { throw CheckFailed(reason: "declares .diskCache but has no probe: return a DiskCacheProbe from LoaderUnderTest.diskCache, or do not declare .diskCache") }
             let limit = run.context.diskSizeLimit ?? 0
-            try run.expect(disk.sizeLimit == limit, "the cache's limit is \(disk.sizeLimit), asked for \(limit): pass LoaderContext.diskSizeLimit to the disk cache")
+            let reportedLimit = await disk.sizeLimit
+            try run.expect(reportedLimit == limit, "the cache's limit is \(reportedLimit), asked for \(limit): pass LoaderContext.diskSizeLimit to the disk cache")
             var sizes: [Int] = []
             for (index, image) in images.enumerated() {
                 _ = try await run.loadToEnd(loader, run.route("series-\(index).png", image), "image \(index)")
                 // What the directory really holds, not what the cache says it holds.
                 sizes.append(try DirectoryScan.files(in: run.context.cacheDirectory).reduce(0) { $0 + $1.size })
             }
-            run.note("limit \(limit), bytes on disk after each write \(sizes), entries \(disk.entryCount)")
+            let entries = await disk.entryCount
+            run.note("limit \(limit), bytes on disk after each write \(sizes), entries \(entries)")
             try run.expect(sizes.allSatisfy { $0 <= limit }, "over the limit \(limit) after a write (bytes on disk \(sizes)): evict old entries after every write, counting what the directory really holds")
-            try run.expect(disk.entryCount >= 2, "the cache kept \(disk.entryCount) entries where 2 fit: evict only until the total fits")
+            try run.expect(entries >= 2, "the cache kept \(entries) entries where 2 fit: evict only until the total fits")
         },
     ]
 }
@@ -157,15 +162,16 @@ extension ConformanceCheck {
         var entrySize = 0
         repeat {
             let image = try run.images.series(count)
-            let before = disk.totalSize
+            let before = await disk.totalSize
             let (model, _) = try await run.loadToEnd(loader, run.route("fill-\(count).png", image), "fill \(count)")
             try run.expectSuccess(model.phase, image, "fill \(count)")
             count += 1
-            entrySize = max(entrySize, disk.totalSize - before)
-            try run.expect(disk.entryCount == count && disk.totalSize <= disk.sizeLimit,
-                           "filling: after \(count) loads the disk cache holds \(disk.entryCount) entries, "
-                           + "\(disk.totalSize) of \(disk.sizeLimit) bytes")
-        } while disk.totalSize + entrySize <= limit && count < 64
+            let (entries, total, sizeLimit) = (await disk.entryCount, await disk.totalSize, await disk.sizeLimit)
+            entrySize = max(entrySize, total - before)
+            try run.expect(entries == count && total <= sizeLimit,
+                           "filling: after \(count) loads the disk cache holds \(entries) entries, "
+                           + "\(total) of \(sizeLimit) bytes")
+        } while await disk.totalSize + entrySize <= limit && count < 64
         return count
     }
 }

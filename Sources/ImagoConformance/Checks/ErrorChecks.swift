@@ -24,11 +24,13 @@ extension ConformanceCheck {
             run.note("404 with its body held: \(stalledRecorder.transcript)")
             try run.expect(decidedAtHead && stalledModel.phase == .failure(.httpStatus(404)),
                            "a 404 whose body is held did not fail before the body arrived: decide at the response head (URLSession on Linux: cancel the data task in didReceive response, see \"Meeting ERR-1 with URLSession on Linux\" in the Adopting the Suite article)")
-            run.note("decodes \(loader.decodeCount), disk entries \(loader.diskCache?.entryCount ?? 0), "
-                     + "memory cost \(loader.memoryCache?.totalCost ?? 0)")
-            try run.expect(loader.decodeCount == 0, "an error body was decoded: never hand a non-2xx body to the decoder")
-            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "an error body was stored on disk: store only 2xx bodies that decoded")
-            try run.expect((loader.memoryCache?.totalCost ?? 0) == 0, "something was stored in memory after error responses: cache only decoded successes")
+            let decodes = await loader.decodeCount
+            let diskEntries = await loader.diskCache?.entryCount ?? 0
+            let memoryCost = await loader.memoryCache?.totalCost ?? 0
+            run.note("decodes \(decodes), disk entries \(diskEntries), memory cost \(memoryCost)")
+            try run.expect(decodes == 0, "an error body was decoded: never hand a non-2xx body to the decoder")
+            try run.expect(diskEntries == 0, "an error body was stored on disk: store only 2xx bodies that decoded")
+            try run.expect(memoryCost == 0, "something was stored in memory after error responses: cache only decoded successes")
         },
         ConformanceCheck("ERR-2", "An undecodable body fails with a decoding error, an empty one with emptyData.") { run in
             let loader = try run.loader()
@@ -47,13 +49,14 @@ extension ConformanceCheck {
             let image = run.images.big
             let source = run.route("cut.png", image, faults: Faults(closeAfterBytes: image.bytes.count / 2))
             let (model, recorder) = try await run.loadToEnd(loader, source, "truncated transfer")
-            run.note("\(recorder.transcript), disk entries \(loader.diskCache?.entryCount ?? 0), "
-                     + "in memory \(loader.memoryCache?.contains(source) ?? false)")
+            let diskEntries = await loader.diskCache?.entryCount ?? 0
+            let inMemory = await loader.memoryCache?.contains(source) ?? false
+            run.note("\(recorder.transcript), disk entries \(diskEntries), in memory \(inMemory)")
             guard case .failure(.transport) = model.phase else {
                 throw CheckFailed(reason: "a truncated transfer ended \(model.phase), not a transport failure: fail with ObservedFailure.transport when fewer bytes than Content-Length arrive")
             }
-            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "partial bytes reached the disk cache: write it only after the whole body arrived and decoded")
-            try run.expect(loader.memoryCache?.contains(source) != true, "a partial image reached the memory cache: insert only complete decodes")
+            try run.expect(diskEntries == 0, "partial bytes reached the disk cache: write it only after the whole body arrived and decoded")
+            try run.expect(!inMemory, "a partial image reached the memory cache: insert only complete decodes")
         },
         ConformanceCheck("ERR-4", "No negative caching: the next load() after a failure makes a new request.") { run in
             let loader = try run.loader()

@@ -7,11 +7,13 @@ extension ConformanceCheck {
             let loader = try run.loader()
             let (_, recorder) = run.model(loader, source)
             await run.settle()
-            run.note("phases \(recorder.transcript), requests \(run.requests(source)), decodes \(loader.decodeCount)")
+            let decodes = await loader.decodeCount
+            let diskEntries = await loader.diskCache?.entryCount ?? 0
+            run.note("phases \(recorder.transcript), requests \(run.requests(source)), decodes \(decodes)")
             try run.expect(recorder.phases == [.empty], "published more than empty before load(): a new model must not start loading until load() is called")
             try run.expect(run.requests(source) == 0, "requested before load(): start the fetch in load(), not in the model's or the adapter's initializer")
-            try run.expect(loader.decodeCount == 0, "decoded before load(): no cache lookup or decode may run before load()")
-            try run.expect((loader.diskCache?.entryCount ?? 0) == 0, "wrote the disk cache before load(): nothing may be stored before load()")
+            try run.expect(decodes == 0, "decoded before load(): no cache lookup or decode may run before load()")
+            try run.expect(diskEntries == 0, "wrote the disk cache before load(): nothing may be stored before load()")
         },
         ConformanceCheck("INIT-2", "load() without a source fails with missingSource before returning, with no request.") { run in
             let loader = try run.loader()

@@ -20,7 +20,7 @@ extension ConformanceCheck {
         }
         let cached = filling.enumerated().map { run.route("cached-\($0.offset).png", $0.element) }
         for (index, source) in cached.enumerated() { _ = try await run.loadToEnd(loader, source, "fill \(index)") }
-        try run.expect(cached.allSatisfy(cache.contains), "the cache does not hold the three images it was filled with")
+        try run.expect(await cache.holds(cached).allSatisfy { $0 }, "the cache does not hold the three images it was filled with")
 
         // Two models sharing one held response, and one on a response of its own.
         let shared = try await run.startHeldLoad("held-shared.png", images.small, loader: loader, models: 2)
@@ -29,17 +29,23 @@ extension ConformanceCheck {
         defer { single.gate.open() }
         let inFlight = [(shared.models[0], images.small), (shared.models[1], images.small), (single.models[0], images.other)]
 
-        let costBefore = cache.totalCost
+        let costBefore = await cache.totalCost
+        let costLimit = await cache.costLimit
         pressure.simulateMemoryPressure(.warning)
-        let halved = await waitUntil(timeout: .seconds(5)) { cache.totalCost <= costBefore / 2 }
-        run.note("warning: cost \(costBefore) → \(cache.totalCost)")
-        try run.expect(halved, "a warning left the cache at \(cache.totalCost) of \(costBefore) (at most half must remain)")
-        try run.expect(cache.totalCost <= cache.costLimit, "cost \(cache.totalCost) over the limit after the warning")
+        let halved = await waitUntil(timeout: .seconds(5), asking: { await cache.totalCost <= costBefore / 2 })
+        let costAfterWarning = await cache.totalCost
+        run.note("warning: cost \(costBefore) → \(costAfterWarning)")
+        try run.expect(halved, "a warning left the cache at \(costAfterWarning) of \(costBefore) (at most half must remain)")
+        try run.expect(costAfterWarning <= costLimit, "cost \(costAfterWarning) over the limit after the warning")
 
         pressure.simulateMemoryPressure(.critical)
-        let emptied = await waitUntil(timeout: .seconds(5)) { cache.totalCost == 0 && !cached.contains(where: cache.contains) }
-        run.note("critical: cost \(cache.totalCost), holds \(cached.map { cache.contains($0) })")
-        try run.expect(emptied, "a critical left \(cache.totalCost) bytes in the cache (it must hold nothing)")
+        let emptied = await waitUntil(timeout: .seconds(5), asking: {
+            let (cost, held) = (await cache.totalCost, await cache.holds(cached))
+            return cost == 0 && !held.contains(true)
+        })
+        let costAfterCritical = await cache.totalCost
+        run.note("critical: cost \(costAfterCritical), holds \(await cache.holds(cached))")
+        try run.expect(emptied, "a critical left \(costAfterCritical) bytes in the cache (it must hold nothing)")
         let endedEarly = inFlight.filter { $0.0.recorder.phases.contains(where: \.isTerminal) }
         try run.expect(endedEarly.isEmpty, "pressure ended a load whose response was still held: "
                        + endedEarly.map(\.0.recorder.transcript).joined(separator: ", "))
@@ -56,8 +62,9 @@ extension ConformanceCheck {
         try run.expect(terminals.allSatisfy { $0 == 1 }, "terminal phases per load in flight \(terminals), expected one each")
 
         let (again, _) = try await run.loadToEnd(loader, shared.source, "reload after the pressure")
-        run.note("reload \(again.phase), cost \(cache.totalCost)")
+        let costAfterReload = await cache.totalCost
+        run.note("reload \(again.phase), cost \(costAfterReload)")
         try run.expectSuccess(again.phase, images.small, origin: .memory, "a load finished after the pressure, read again")
-        try run.expect(cache.totalCost <= cache.costLimit, "cost \(cache.totalCost) over the limit after the pressure")
+        try run.expect(costAfterReload <= costLimit, "cost \(costAfterReload) over the limit after the pressure")
     }
 }

@@ -9,7 +9,7 @@ extension ConformanceCheck {
     ) { run in
         run.context.maxConcurrentFetches = 1
         let loader = try run.loader()
-        guard loader.queuedFetchCount != nil else {
+        guard await loader.queuedFetchCount != nil else {
             throw CheckFailed(reason: "declares .priorities but reports no queuedFetchCount: return the number of loads waiting for a network slot, or do not declare .priorities")
         }
         let hold = Gate()
@@ -22,8 +22,12 @@ extension ConformanceCheck {
             entry.0.setPriority(priority)
             entry.0.load()
             everyone.append(entry)
-            let queued = await waitUntil { loader.queuedFetchCount == expectQueued }
-            try run.expect(queued, "\(name) never queued (queued \(loader.queuedFetchCount ?? -1), expected \(expectQueued)): honour LoaderContext.maxConcurrentFetches (1 here) and count the waiting loads in queuedFetchCount")
+            var queuedNow: Int?
+            let queued = await waitUntil(asking: {
+                queuedNow = await loader.queuedFetchCount
+                return queuedNow == expectQueued
+            })
+            try run.expect(queued, "\(name) never queued (queued \(queuedNow ?? -1), expected \(expectQueued)): honour LoaderContext.maxConcurrentFetches (1 here) and count the waiting loads in queuedFetchCount")
             return entry.0
         }
         let raised = try await queue("raised.png", run.images.tiny1, priority: 0, expectQueued: 1)

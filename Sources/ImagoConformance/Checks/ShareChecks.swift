@@ -15,12 +15,13 @@ extension ConformanceCheck {
             try run.expectPhase(model, "loading", after: "a repeated load() while the request is held")
             gate.open()
             try await run.expectTerminal(recorder, "load of a.png once its gate opened")
-            let decodes = loader.decodeCount
+            let decodes = await loader.decodeCount
             model.load()
             await run.settle()
-            run.note("same key: \(recorder.transcript), requests \(run.requests(a)), decodes \(loader.decodeCount)")
+            let decodesAfter = await loader.decodeCount
+            run.note("same key: \(recorder.transcript), requests \(run.requests(a)), decodes \(decodesAfter)")
             try run.expect(run.requests(a) == 1, "\(run.requests(a)) requests for one key: load() while the same source loads or shows its image must do nothing")
-            try run.expect(loader.decodeCount == decodes, "a load() after success decoded again: load() on a model that shows its image must not start a new attempt")
+            try run.expect(decodesAfter == decodes, "a load() after success decoded again: load() on a model that shows its image must not start a new attempt")
             try run.expect(!recorder.phases.contains { $0.failure != nil }, "a repeated load() published a failure: ignore load() while loading; never fail it")
 
             let holdA = Gate()
@@ -29,8 +30,8 @@ extension ConformanceCheck {
             let (switching, switchingRecorder) = run.model(try run.loader(), slowA)
             switching.load()
             try await holdA.waitUntilHeld()
-            switching.setSource(b)
-            try run.expectPhase(switching, "empty", after: "setSource(b) while a loads")
+            try run.changeSource(switching, to: b, recorder: switchingRecorder, expecting: run.images.other,
+                                 "setSource(b) while a loads")
             switching.load()
             let sawB = await switchingRecorder.waitUntil { $0.last?.image == run.images.other.fingerprint }
             holdA.open()
@@ -42,10 +43,11 @@ extension ConformanceCheck {
             let (gate, source, models) = try await run.startHeldLoad("shared.png", run.images.small, loader: loader, models: 5)
             gate.open()
             for (_, recorder) in models { try await run.expectTerminal(recorder, "shared load") }
-            run.note("requests \(run.requests(source)), decodes \(loader.decodeCount), phases \(models.map { $0.0.phase.description })")
+            let decodes = await loader.decodeCount
+            run.note("requests \(run.requests(source)), decodes \(decodes), phases \(models.map { $0.0.phase.description })")
             for (model, _) in models { try run.expectSuccess(model.phase, run.images.small, "shared load") }
             try run.expect(run.requests(source) == 1, "\(run.requests(source)) requests for 5 concurrent loads: coalesce in-flight loads by key (one shared task per key, with a subscriber count)")
-            try run.expect(loader.decodeCount == 1, "\(loader.decodeCount) decodes for 5 concurrent loads: decode once per key and share the result among its subscribers")
+            try run.expect(decodes == 1, "\(decodes) decodes for 5 concurrent loads: decode once per key and share the result among its subscribers")
         },
         ConformanceCheck("SHARE-3", "Cancelling some subscribers keeps the fetch; cancelling all cancels it.") { run in
             let loader = try run.loader()

@@ -23,8 +23,8 @@ final class RecordingLoader: LoaderUnderTest {
         return RecordingModel(model, label: modelLabel, log: log)
     }
 
-    var decodeCount: Int { inner.decodeCount }
-    var queuedFetchCount: Int? { inner.queuedFetchCount }
+    var decodeCount: Int { get async { await inner.decodeCount } }
+    var queuedFetchCount: Int? { get async { await inner.queuedFetchCount } }
 
     var memoryCache: (any MemoryCacheProbe)? {
         inner.memoryCache.map { RecordingMemoryCacheProbe($0, label: label, log: log) }

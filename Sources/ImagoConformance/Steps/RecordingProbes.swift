@@ -13,13 +13,13 @@ final class RecordingMemoryCacheProbe: MemoryCacheProbe {
         self.log = log
     }
 
-    var totalCost: Int { inner.totalCost }
-    var costLimit: Int { inner.costLimit }
-    func contains(_ source: ConformanceSource) -> Bool { inner.contains(source) }
+    var totalCost: Int { get async { await inner.totalCost } }
+    var costLimit: Int { get async { await inner.costLimit } }
+    func contains(_ source: ConformanceSource) async -> Bool { await inner.contains(source) }
 
-    func trim(toCost cost: Int) {
-        inner.trim(toCost: cost)
-        log.record("\(label): memory cache trimmed to cost \(cost) → holds \(inner.totalCost)")
+    func trim(toCost cost: Int) async {
+        await inner.trim(toCost: cost)
+        log.record("\(label): memory cache trimmed to cost \(cost) → holds \(await inner.totalCost)")
     }
 }
 
@@ -37,18 +37,18 @@ final class RecordingDiskCacheProbe: DiskCacheProbe {
         self.log = log
     }
 
-    var totalSize: Int { inner.totalSize }
-    var sizeLimit: Int { inner.sizeLimit }
-    var entryCount: Int { inner.entryCount }
+    var totalSize: Int { get async { await inner.totalSize } }
+    var sizeLimit: Int { get async { await inner.sizeLimit } }
+    var entryCount: Int { get async { await inner.entryCount } }
 
-    func corruptEntry(for url: URL) throws -> Bool {
-        let found = try inner.corruptEntry(for: url)
+    func corruptEntry(for url: URL) async throws -> Bool {
+        let found = try await inner.corruptEntry(for: url)
         log.record("\(label): disk entry of \(url.path) corrupted" + (found ? "" : " (there was none)"))
         return found
     }
 
-    func simulateCrashWhileStoring(_ bytes: Data, for url: URL, writtenBytes: Int) throws {
-        try inner.simulateCrashWhileStoring(bytes, for: url, writtenBytes: writtenBytes)
+    func simulateCrashWhileStoring(_ bytes: Data, for url: URL, writtenBytes: Int) async throws {
+        try await inner.simulateCrashWhileStoring(bytes, for: url, writtenBytes: writtenBytes)
         log.record("\(label): crash simulated while storing \(url.path) after \(writtenBytes) of \(bytes.count) bytes")
     }
 }

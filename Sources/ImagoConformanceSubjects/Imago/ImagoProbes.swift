@@ -67,11 +67,10 @@ final class ImagoDiskProbe: DiskCacheProbe {
     }
 
     /// Imago writes into `.tmp-<uuid>` in the cache directory and renames when complete, so a
-    /// crash leaves a partial temporary file; dated an hour back, past the sweep's grace period.
+    /// crash leaves a partial temporary file; dated an hour back (the helper's default), past the
+    /// sweep's grace period.
     func simulateCrashWhileStoring(_ bytes: Data, for url: URL, writtenBytes: Int) throws {
-        let leftover = cache.directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        try bytes.prefix(writtenBytes).write(to: leftover)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
-                                              ofItemAtPath: leftover.path)
+        try CrashLeftovers.temporaryFileThenRename(
+            of: bytes, writtenBytes: writtenBytes, temporary: cache.directory.appendingPathComponent(".tmp-\(UUID().uuidString)"))
     }
 }

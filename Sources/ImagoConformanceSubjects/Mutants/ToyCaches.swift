@@ -16,6 +16,15 @@ struct ToyImage: Sendable {
 protocol ToyMemoryCache: MemoryCacheProbe {
     func value(forKey key: String) -> ToyImage?
     func insert(_ image: ToyImage, forKey key: String)
+    /// The cost held now, read synchronously by the toy's own pressure handler (the probe's
+    /// `totalCost` is `async` for the checks).
+    var costNow: Int { get }
+    /// `trim(toCost:)`, synchronously, for the toy's own pressure handler.
+    func trimNow(toCost cost: Int)
+}
+
+extension ToyMemoryCache {
+    func trim(toCost cost: Int) { trimNow(toCost: cost) }
 }
 
 @MainActor
@@ -32,9 +41,10 @@ final class ToyLRUCache: ToyMemoryCache {
     func value(forKey key: String) -> ToyImage? { cache.value(forKey: key) }
     func insert(_ image: ToyImage, forKey key: String) { _ = cache.insert(image, forKey: key, cost: image.cost) }
     var totalCost: Int { cache.totalCost }
+    var costNow: Int { cache.totalCost }
     var costLimit: Int { cache.configuration.costLimit }
     func contains(_ source: ConformanceSource) -> Bool { cache.contains(ToyLoader.key(source)) }
-    func trim(toCost cost: Int) { cache.trim(toCost: cost) }
+    func trimNow(toCost cost: Int) { cache.trim(toCost: cost) }
 }
 
 /// Mutant: over the limit, the most expensive entries go first, however recently used.
@@ -49,18 +59,19 @@ final class CostOrderedCache: ToyMemoryCache {
         entryCostLimit = context.memoryEntryCostLimit ?? costLimit / 4
     }
 
-    var totalCost: Int { entries.values.reduce(0) { $0 + $1.cost } }
+    var totalCost: Int { costNow }
+    var costNow: Int { entries.values.reduce(0) { $0 + $1.cost } }
     func value(forKey key: String) -> ToyImage? { entries[key] }
     func contains(_ source: ConformanceSource) -> Bool { entries[ToyLoader.key(source)] != nil }
 
     func insert(_ image: ToyImage, forKey key: String) {
         guard image.cost <= entryCostLimit else { return }
         entries[key] = image
-        trim(toCost: costLimit)
+        trimNow(toCost: costLimit)
     }
 
-    func trim(toCost cost: Int) {
-        while totalCost > cost, let largest = entries.max(by: { $0.value.cost < $1.value.cost })?.key {
+    func trimNow(toCost cost: Int) {
+        while costNow > cost, let largest = entries.max(by: { $0.value.cost < $1.value.cost })?.key {
             entries[largest] = nil
         }
     }

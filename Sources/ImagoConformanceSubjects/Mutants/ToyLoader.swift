@@ -17,6 +17,8 @@ final class ToyLoader: LoaderUnderTest {
     }
 
     let bugs: Set<MutantBug>
+    /// What `setSource(_:)` does (default: the suite's, publish `empty` and wait for `load()`).
+    let sourceChange: ToySourceChange
     let context: LoaderContext
     private let memory: any ToyMemoryCache
     private let disk: any ToyDiskCache
@@ -26,8 +28,9 @@ final class ToyLoader: LoaderUnderTest {
     var rememberedFailures: [String: ObservedFailure] = [:]
     private(set) var decodeCount = 0
 
-    init(context: LoaderContext, bugs: Set<MutantBug>) throws {
+    init(context: LoaderContext, bugs: Set<MutantBug>, sourceChange: ToySourceChange = .waitsForLoad) throws {
         self.bugs = bugs
+        self.sourceChange = sourceChange
         self.context = context
         memory = bugs.contains(.costOrderedEviction) ? CostOrderedCache(context: context) : ToyLRUCache(context: context)
         disk = bugs.contains(.nonAtomicDiskWrites) ? InPlaceDiskCache(context: context) : try ToyAtomicDiskCache(context: context)
@@ -56,7 +59,7 @@ final class ToyLoader: LoaderUnderTest {
     /// What the app's memory-warning observer calls: a warning halves what the memory cache
     /// holds (least recently used first), a critical empties it; loads go on.
     func handleMemoryPressure(_ level: SimulatedPressureLevel) {
-        memory.trim(toCost: level == .critical ? 0 : memory.totalCost / 2)
+        memory.trimNow(toCost: level == .critical ? 0 : memory.costNow / 2)
     }
 
     func cachedImage(_ source: ConformanceSource) -> ToyImage? { memory.value(forKey: Self.key(source)) }

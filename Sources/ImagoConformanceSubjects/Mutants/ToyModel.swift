@@ -16,6 +16,11 @@ final class ToyModel: ModelUnderTest {
     private var joined: (load: ToyLoader.SharedLoad, source: ConformanceSource)?
     private var previous: ImageFingerprint?
     private var lastReceived = -1
+    /// With `.reloadsKeepingPhase`: the attempt a source change started, whose `loading` is
+    /// published a turn later unless something of it was published first.
+    private var keptPhaseAttempt: Int?
+    /// The last attempt a reload superseded: only the profile's bugs look at it.
+    private var attemptSupersededByReload: Int?
 
     init(loader: ToyLoader, source: ConformanceSource?) {
         self.loader = loader
@@ -34,6 +39,7 @@ final class ToyModel: ModelUnderTest {
     }
 
     private func publish(_ next: ObservedPhase) {
+        keptPhaseAttempt = nil
         phase = next
         if next.isTerminal && bugs.contains(.publishesOffMainActor) {
             let observers = self.observers
@@ -65,12 +71,26 @@ final class ToyModel: ModelUnderTest {
             if phase.failure != nil { publish(.loading(received: nil, expected: nil, previous: previous)) }
             return publish(.success(origin: .memory, image: hit.fingerprint))
         }
+        startAttempt(source, key: key)
+    }
+
+    /// A new attempt that joins the shared load of `source`: `loading` published at once, or
+    /// (`keepingPhase`) a main-actor turn later, the phase before it kept meanwhile.
+    private func startAttempt(_ source: ConformanceSource, key: String, keepingPhase: Bool = false) {
         attempt += 1
         let current = attempt
         activeKey = key
         isLoading = true
         lastReceived = -1
-        publish(.loading(received: nil, expected: nil, previous: previous))
+        if keepingPhase {
+            keptPhaseAttempt = current
+            Task { [weak self] in
+                guard let self, self.keptPhaseAttempt == current else { return }
+                self.publish(.loading(received: nil, expected: nil, previous: self.previous))
+            }
+        } else {
+            publish(.loading(received: nil, expected: nil, previous: previous))
+        }
         let shared = loader.join(source, observer: ObjectIdentifier(self)) { [weak self] progress in
             self?.progressed(progress, attempt: current)
         }
@@ -91,7 +111,19 @@ final class ToyModel: ModelUnderTest {
 
     private func finished(_ outcome: Result<ToyImage, ObservedFailure>, attempt: Int) {
         if bugs.contains(.isLoadingGuard) { isLoading = false }
-        guard attempt == self.attempt || bugs.contains(.staleResultAfterSourceChange) else { return }
+        let supersededByReload = attempt == attemptSupersededByReload
+        guard attempt == self.attempt || bugs.contains(.staleResultAfterSourceChange)
+                || (supersededByReload && loader.sourceChange.bug == .staleResultAfterReload) else {
+            if supersededByReload, loader.sourceChange.bug == .supersededCancelPublished, case .failure(.cancelled) = outcome {
+                publish(.failure(.cancelled))
+            }
+            return
+        }
+        if supersededByReload {
+            // The stale result of the old source lands; the new source's attempt goes on.
+            if case .success(let image) = outcome { publish(.success(origin: image.origin, image: image.fingerprint)) }
+            return
+        }
         isLoading = false
         joined = nil
         switch outcome {
@@ -137,10 +169,31 @@ final class ToyModel: ModelUnderTest {
             isLoading = false
             return publish(.empty)   // the old load is neither cancelled nor disowned
         }
+        if let newSource, loader.sourceChange.reloads {
+            return reload(newSource)
+        }
         leave()
         attempt += 1
         if !bugs.contains(.isLoadingGuard) { isLoading = false }
         publish(.empty)
+    }
+
+    /// AsyncImage's profile: the old attempt is abandoned and the new source's starts at once.
+    private func reload(_ newSource: ConformanceSource) {
+        if loader.sourceChange.bug == .staleResultAfterReload {
+            joined = nil   // the old load is neither left nor disowned
+        } else {
+            leave()
+        }
+        attemptSupersededByReload = attempt
+        attempt += 1
+        isLoading = false
+        let key = ToyLoader.key(newSource)
+        if let hit = loader.cachedImage(newSource) {
+            activeKey = key
+            return publish(.success(origin: .memory, image: hit.fingerprint))
+        }
+        startAttempt(newSource, key: key, keepingPhase: loader.sourceChange.mode == .reloadsKeepingPhase)
     }
 
     private func leave() {

@@ -34,8 +34,9 @@ public final class BlogDiskProbe: DiskCacheProbe {
     }
 
     /// `DiskImageCache.store` writes `<hash>.tmp` and then renames it: a crash in between leaves
-    /// the partial `.tmp` file.
+    /// the partial `.tmp` file, which `CrashLeftovers.temporaryFileThenRename` leaves.
     public func simulateCrashWhileStoring(_ bytes: Data, for url: URL, writtenBytes: Int) throws {
-        try bytes.prefix(writtenBytes).write(to: cache.temporaryFileURL(for: url))
+        try CrashLeftovers.temporaryFileThenRename(of: bytes, writtenBytes: writtenBytes,
+                                                   temporary: cache.temporaryFileURL(for: url))
     }
 }

@@ -118,6 +118,9 @@ struct PhaseModel {
                 return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "SOURCE-1")], requestRule: nil,
                                decodeRule: "SOURCE-1")
             }
+            if capabilities.contains(.reloadsOnSourceChange), source != nil {
+                return reload(number, to: source)
+            }
             return reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", always: true)
         case .observe(let number):
             guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
@@ -205,9 +208,10 @@ struct PhaseModel {
     }
 
     /// `cancel()`, a source change (`always`: the source changes, the phase resets whatever it
-    /// was) or a restart: leaves the shared work, and closes it if nobody is left on it.
+    /// was; `publishes` false: AsyncImage's reload, which publishes no `empty`) or a restart:
+    /// leaves the shared work, and closes it if nobody is left on it.
     private mutating func reset(_ number: Int, source: ModelSource?, rule: String, silence: String,
-                                always: Bool = false) -> Outcome {
+                                always: Bool = false, publishes: Bool = true) -> Outcome {
         let phase = models[number - 1].phase
         let wasLoading = phase == .loading
         if let id = models[number - 1].work {
@@ -222,13 +226,28 @@ struct PhaseModel {
             models[number - 1].work = nil
         }
         models[number - 1].source = source
-        if wasLoading || always {
+        if publishes, wasLoading || always {
             publish(number, .empty, rule, silence: silence)
             return Outcome(phaseOnReturn: [number: ([.empty], rule)], requestRule: nil, decodeRule: "TRANS-3")
         }
         // Nothing loads: the call changes nothing (an image already shown stays, TRANS-4).
         models[number - 1].silence = silence
         return Outcome(phaseOnReturn: [number: ([phase], rule)], requestRule: nil, decodeRule: "TRANS-3")
+    }
+
+    /// AsyncImage's profile (`.reloadsOnSourceChange`): a change to another image abandons the old
+    /// attempt without publishing `empty` and starts the new one at once, as `load()` from `empty`
+    /// would (a memory hit answers from any phase); until its first publication the model may
+    /// still show the phase it had.
+    private mutating func reload(_ number: Int, to source: ModelSource?) -> Outcome {
+        let kept = models[number - 1].phase
+        _ = reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", publishes: false)
+        models[number - 1].phase = .empty
+        var outcome = load(number, isRetry: false)
+        if let onReturn = outcome.phaseOnReturn[number] {
+            outcome.phaseOnReturn[number] = (onReturn.allowed + [kept], "TRANS-4")
+        }
+        return outcome
     }
 
     /// The server answers `source`'s held requests: the live work's subscribers end.

@@ -56,7 +56,8 @@ final class PhaseReplay {
             if restarts {
                 models = models.map { _ in nil }
                 loader = try run.loader()
-                if let divergence = cacheDivergence(number) { return divergence }
+                if let divergence = await memoryDivergence(number) { return divergence }
+                if let divergence = await diskDivergence(number) { return divergence }
             }
         }
         await run.settle()
@@ -160,11 +161,12 @@ final class PhaseReplay {
         }
         guard caches else { return nil }
         if let divergence = await memoryDivergence(number) { return divergence }
-        if !reference.decodes.contains(loader.decodeCount) {
+        let decodes = await loader.decodeCount
+        if !reference.decodes.contains(decodes) {
             return Divergence(rule: outcome.decodeRule, operation: number, expected: "decodes \(describe(reference.decodes))",
-                              observed: "\(loader.decodeCount)")
+                              observed: "\(decodes)")
         }
-        return cacheDivergence(number)
+        return await diskDivergence(number)
     }
 
     /// Compares what `recorder` received (folded) with `want`; `silence` is the rule a further
@@ -181,6 +183,11 @@ final class PhaseReplay {
         }
         let seen = folded(read())
         let transcript = "\(model) published [" + seen.map(\.description).joined(separator: ", ") + "]"
+        // A cancellation published as a failure breaks TRANS-4 wherever it shows.
+        if let cancelled = seen.firstIndex(of: .failure(.cancelled)), cancelled >= (firstMismatch(seen) ?? want.count) {
+            return Divergence(rule: "TRANS-4", operation: number, expected: "no failure(cancelled): a cancel is never a failure",
+                              observed: transcript)
+        }
         if let index = firstMismatch(seen) {
             return Divergence(rule: want[index].rule, operation: number,
                               expected: "\(model)'s phase \(index + 1) to be \(want[index].phase)", observed: transcript)
@@ -206,23 +213,28 @@ final class PhaseReplay {
         guard let memory = loader.memoryCache else { return nil }
         let sources = server.sources
         let want = reference.memory
-        func differing() -> ModelSource? {
-            ModelSource.allCases.first { memory.contains(sources[$0]!) != want.contains($0) }
+        func differing() async -> ModelSource? {
+            for source in ModelSource.allCases where await memory.contains(sources[source]!) != want.contains(source) {
+                return source
+            }
+            return nil
         }
-        if differing() != nil { _ = await waitUntil(timeout: patience) { differing() == nil } }
-        guard let source = differing() else { return nil }
-        let holds = memory.contains(sources[source]!)
+        if await differing() != nil { _ = await waitUntil(timeout: patience, asking: { await differing() == nil }) }
+        guard let source = await differing() else { return nil }
+        let holds = await memory.contains(sources[source]!)
         let rule = holds ? (reference.pressured ? "MEM-4" : "ERR-3") : "CACHE-2"
         return Divergence(rule: rule, operation: number,
                           expected: "the memory cache \(holds ? "without" : "holding") \(source)'s image",
                           observed: holds ? "it holds it" : "it does not")
     }
 
-    private func cacheDivergence(_ number: Int) -> Divergence? {
-        if let disk = loader.diskCache, disk.entryCount != reference.disk.count {
-            return Divergence(rule: disk.entryCount > reference.disk.count ? "DISK-3" : "CACHE-2", operation: number,
+    private func diskDivergence(_ number: Int) async -> Divergence? {
+        guard let disk = loader.diskCache else { return nil }
+        let entries = await disk.entryCount
+        if entries != reference.disk.count {
+            return Divergence(rule: entries > reference.disk.count ? "DISK-3" : "CACHE-2", operation: number,
                               expected: "\(reference.disk.count) disk entries (\(reference.disk.sorted { $0.rawValue < $1.rawValue }))",
-                              observed: "\(disk.entryCount)")
+                              observed: "\(entries)")
         }
         return nil
     }
