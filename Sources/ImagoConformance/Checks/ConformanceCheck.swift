@@ -23,6 +23,7 @@ public struct ConformanceCheck: Sendable {
         initChecks + transitionChecks + cacheChecks + sourceChecks + shareChecks + [priorityCheck] + errorChecks
         + retryChecks + orderChecks + progressChecks + memoryChecks + [memoryPressureCheck, lifetimeCheck] + diskChecks
         + fetchChecks + httpChecks + [contentEncodingCheck] + previewChecks
+        + [modelHTTPCheck]
 
     /// Whether `rule` names a model-based check (`MODEL-…`): random operation sequences judged
     /// against the reference model, failing with the rule the loader diverged on.

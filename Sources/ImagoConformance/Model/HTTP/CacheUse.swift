@@ -10,6 +10,12 @@ public struct CacheUse: Sendable, Hashable, CustomStringConvertible {
         /// The stored `Last-Modified`, to send in `If-Modified-Since`: a SHOULD (§4.3.1), required
         /// here only without an entity tag, since the request would otherwise not be conditional.
         public var lastModified: String?
+        /// Validators to require: an entity tag and a Last-Modified value, each nil (default) for none.
+        public init(entityTag: String? = nil, lastModified: String? = nil) {
+            self.entityTag = entityTag
+            self.lastModified = lastModified
+        }
+
         /// Whether there is no validator to send.
         public var isEmpty: Bool { entityTag == nil && lastModified == nil }
     }
@@ -26,6 +32,17 @@ public struct CacheUse: Sendable, Hashable, CustomStringConvertible {
     public var rule: String
     /// Why, in a phrase: `fresh: max-age=600 > age 12 s`.
     public var reason: String
+
+    /// A decision allowing what the flags say, requiring `validators` of a conditional request,
+    /// coming from `rule` because of `reason`.
+    public init(mayServeStored: Bool, mayValidate: Bool, mayFetch: Bool, validators: Validators, rule: String, reason: String) {
+        self.mayServeStored = mayServeStored
+        self.mayValidate = mayValidate
+        self.mayFetch = mayFetch
+        self.validators = validators
+        self.rule = rule
+        self.reason = reason
+    }
 
     /// `serve the stored response without a request (fresh: …)`, or the requests allowed.
     public var description: String {

@@ -79,7 +79,7 @@ public struct StoredHTTPResponse: Sendable, Hashable {
 
     /// The `Date` value, or the time of arrival when absent or invalid (RFC 9110 §6.6.1).
     public var dateValue: Double {
-        values("Date").first.flatMap { HTTPDateFormat.parse($0, now: Int64(responseTime)) }.map(Double.init) ?? responseTime
+        values("Date").first.flatMap { HTTPDateFormat.parse($0, now: Int64(responseTime)) }.map { Double($0) } ?? responseTime
     }
 
     /// `current_age` at `now` (§4.2.3).
