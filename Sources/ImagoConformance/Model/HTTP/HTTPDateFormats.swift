@@ -52,9 +52,11 @@ public enum HTTPDateFormat: String, Sendable, CaseIterable, CustomStringConverti
             guard parts.count == 3, parts[0].count == 2, let day = Int(parts[0]), let month = monthNumber(parts[1]),
                   parts[2].count == 2, let twoDigits = Int(parts[2]) else { return nil }
             let (currentYear, _, _) = civil(fromDays: floorDiv(now, 86_400))
-            var year = currentYear - currentYear % 100 + twoDigits
-            if year > currentYear + 50 { year -= 100 }
-            return seconds(year: year, month: month, day: day, time: words[2])
+            let year = currentYear - currentYear % 100 + twoDigits
+            guard let candidate = seconds(year: year, month: month, day: day, time: words[2]) else { return nil }
+            // "More than 50 years in the future": 50 Gregorian years of 365.2425 days.
+            if candidate > now + 1_577_847_600 { return seconds(year: year - 100, month: month, day: day, time: words[2]) }
+            return candidate
         }
         if words.count == 5, shortDays.contains(words[0]), let month = monthNumber(words[1]),
            (1...2).contains(words[2].count), let day = Int(words[2]), words[4].count == 4, let year = Int(words[4]) {
