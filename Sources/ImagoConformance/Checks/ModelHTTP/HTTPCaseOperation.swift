@@ -60,13 +60,26 @@ enum HTTPCaseOperation: Sendable, Hashable, CustomStringConvertible {
 
     private static func signed(_ value: Int64) -> String { value < 0 ? "− \(-value)" : "+ \(value)" }
 
-    /// A case: one to five header fields, two uses, and in a third of the cases a refresh and a
-    /// third use. `maxOperations` (the budget's) caps the length.
+    /// A case: one to five header fields (the first, in three cases of four, an explicit max-age
+    /// or Expires), two uses, and in a third of the cases a refresh and a third use.
+    /// `maxOperations` (the budget's) caps the length.
     static func generate(_ generator: inout SeededGenerator, maxOperations: Int) -> [HTTPCaseOperation] {
         let refreshes = Int.random(in: 0..<3, using: &generator) == 0
         let uses: [HTTPCaseOperation] = refreshes ? [.use, .use, .refresh, .use] : [.use, .use]
         let fields = Int.random(in: 1...max(1, min(5, maxOperations - uses.count)), using: &generator)
-        return (0..<fields).map { _ in field(&generator) } + uses
+        var operations = (0..<fields).map { _ in field(&generator) }
+        // Most cases state their freshness: without max-age or Expires the RFC allows serving and
+        // validating alike (heuristics), and such a case judges little.
+        if Int.random(in: 0..<4, using: &generator) != 0 { operations[0] = explicitFreshness(&generator) }
+        return operations + uses
+    }
+
+    private static func explicitFreshness(_ generator: inout SeededGenerator) -> HTTPCaseOperation {
+        if Int.random(in: 0..<3, using: &generator) == 0 {
+            let form = generator.pick(HTTPDateFormat.allCases.map { ($0, 1) })
+            return .expires(form, offset: generator.pick([(-3600, 1), (0, 1), (600, 1), (86_400, 1)]))
+        }
+        return .cacheControl(generator.pick([("max-age=0", 2), ("max-age=600", 2), ("max-age=3600", 1), ("max-age=86400", 2)]))
     }
 
     private static func field(_ generator: inout SeededGenerator) -> HTTPCaseOperation {

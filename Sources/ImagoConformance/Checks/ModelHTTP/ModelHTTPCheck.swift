@@ -9,16 +9,18 @@ extension ConformanceCheck {
             + "restarts: each use makes the request a private RFC 9111 cache would (none, conditional, or full).",
         requires: [.diskCache, .httpFreshness]
     ) { run in
+        let tally = HTTPUseTally()
         try await run.explore(
             generate: { HTTPCaseOperation.generate(&$0, maxOperations: $1) },
-            replay: { operations, trial in try await run.replayHTTPCase(operations, trial: trial) })
+            replay: { operations, trial in try await run.replayHTTPCase(operations, trial: trial, tally: tally) })
+        run.note(tally.summary)
     }
 }
 
 extension CheckRun {
     /// Serves the case's response at a route of its own and runs its uses against the reference,
     /// returning the first divergence.
-    func replayHTTPCase(_ operations: [HTTPCaseOperation], trial: Int) async throws -> Divergence? {
+    func replayHTTPCase(_ operations: [HTTPCaseOperation], trial: Int, tally: HTTPUseTally) async throws -> Divergence? {
         let image = images.small
         let response = HTTPCaseResponse(operations, image: image.bytes, start: Int64(Self.wallClock()))
         let name = "case-\(trial).png"
@@ -36,7 +38,7 @@ extension CheckRun {
             case .use:
                 uses += 1
                 if let divergence = try await use(uses, of: source, image, operation: index + 1, response: response,
-                                                  faults: faults, reference: &reference) {
+                                                  faults: faults, reference: &reference, tally: tally) {
                     return divergence
                 }
             default:
@@ -49,15 +51,21 @@ extension CheckRun {
     /// One use through a new loader: the request it made (if any) against what the reference allows,
     /// the origin it published against the server's answer; the reference then takes that answer in.
     private func use(_ number: Int, of source: ConformanceSource, _ image: ConformanceImage, operation: Int,
-                     response: HTTPCaseResponse, faults: Faults, reference: inout ReferencePrivateCache) async throws -> Divergence? {
+                     response: HTTPCaseResponse, faults: Faults, reference: inout ReferencePrivateCache,
+                     tally: HTTPUseTally) async throws -> Divergence? {
         let path = source.url.path
         let allowed = reference.use(at: Self.wallClock())
         let logged = server.counters.snapshot.requestLog(for: path).count
         let bytes = server.counters.bodyBytesSent(for: path)
+        let completed = server.counters.responsesCompleted(for: path)
         let requestTime = Self.wallClock()
         let (model, _) = try await loadToEnd(try loader(), source, "use \(number)")
         let responseTime = Self.wallClock()
         let requests = Array(server.counters.snapshot.requestLog(for: path).dropFirst(logged))
+        // The server counts a response's bytes when the socket has taken them, which can be after
+        // the loader has read them all: wait for its count of finished responses to catch up.
+        let answered = completed + requests.count
+        try await server.counters.waitUntil { $0.responsesCompleted(for: path) >= answered }
         let fullAnswer = server.counters.bodyBytesSent(for: path) > bytes
         let stored = reference.entry.map { Self.summary($0.fields) } ?? "nothing"
         func divergence(_ rule: String, _ expected: String, _ observed: String) -> Divergence {
@@ -70,6 +78,7 @@ extension CheckRun {
         guard let request = requests.first else {
             if !allowed.mayServeStored { return divergence(allowed.rule, "makes " + allowed.description, "no request") }
             if origin != .disk { return divergence("HTTP-2", "publishes origin disk without a request", "origin \(origin.rawValue)") }
+            tally.count(.servedStored, allowed)
             return nil
         }
         if requests.count > 1 {
@@ -89,6 +98,7 @@ extension CheckRun {
         if origin != expectedOrigin {
             return divergence("HTTP-2", "after a \(answer) publishes origin \(expectedOrigin.rawValue)", "origin \(origin.rawValue)")
         }
+        tally.count(sent.isEmpty ? .fetched : fullAnswer ? .validatedReplaced : .validatedNotModified, allowed)
         let fields = response.fields(faults, serverNow: Int64(requestTime))
         reference.received(StoredHTTPResponse(status: fullAnswer ? 200 : 304, fields: fields,
                                               requestTime: requestTime, responseTime: responseTime))
