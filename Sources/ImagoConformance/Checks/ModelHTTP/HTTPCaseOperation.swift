@@ -55,6 +55,9 @@ enum HTTPCaseOperation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// 30 years of 365.25 days, in seconds.
+    static let thirtyYears: Int64 = 946_728_000
+
     /// The opaque part of the entity tag `foreignEntityTag` sends.
     static let foreignTag = "not-the-servers-tag"
 
@@ -96,8 +99,9 @@ enum HTTPCaseOperation: Sendable, Hashable, CustomStringConvertible {
                 ("private=\"Set-Cookie\"", 1),
             ]))
         case "expires":
+            // 30 years ahead: an RFC 850 two-digit year under 50 years ahead is this century's.
             let form = generator.pick(HTTPDateFormat.allCases.map { ($0, 1) })
-            return .expires(form, offset: generator.pick([(-3600, 1), (0, 1), (600, 1), (86_400, 1)]))
+            return .expires(form, offset: generator.pick([(-3600, 1), (0, 1), (600, 1), (86_400, 1), (Self.thirtyYears, 1)]))
         case "invalid-expires":
             return .invalidExpires(generator.pick([("0", 1), ("-1", 1), ("never", 1), ("Sun, 32 Nov 2026 08:49:37 GMT", 1)]))
         case "date": return .date(offset: generator.pick([(-86_400, 1), (-3600, 2), (-600, 1), (600, 1)]))
