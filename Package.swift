@@ -78,10 +78,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
+        // SplitMix64, the one seeded generator: the corpus, the bench's traces and the conformance
+        // suite's operation sequences repeat exactly from a seed.
+        .target(name: "ImagoRandom"),
         .target(
             name: "ImagoCorpus",
             dependencies: [
-                "CImagoCodecs", "CImagoTestCodecs",
+                "CImagoCodecs", "CImagoTestCodecs", "ImagoRandom",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Loopback HTTP/1.1 server with fault injection, shared by the loading pipeline's
@@ -102,7 +105,7 @@ let package = Package(
         // `make conformance-images`), not encoded at run time. PackageGraphTests keeps it so.
         .target(
             name: "ImagoConformance",
-            dependencies: ["ImagoTestServer", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ImagoTestServer", "ImagoRandom", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Images")]),
         // The one-call XCTest helper (apart, so the CLI does not link XCTest).
         .target(

@@ -21,6 +21,9 @@ struct MutantRunCommand: AsyncParsableCommand {
     @Option(help: "Runs of the bug's rule, the first of them with every other rule too (default 20).")
     var runs = 20
 
+    @Option(name: .customLong("rule"), help: "Only these rules or families in the first run, e.g. MODEL (repeatable; default: every rule).")
+    var rules: [String] = []
+
     @MainActor
     func run() async throws {
         let planted: PipelineMutant?
@@ -38,7 +41,7 @@ struct MutantRunCommand: AsyncParsableCommand {
             guard let subject = ImagoSubjects.all.first(where: { $0.name == name }) else {
                 throw ValidationError("unknown subject \(name)")
             }
-            let first = try await ConformanceRunner().run(subject)
+            let first = try await (rules.isEmpty ? ConformanceRunner() : ConformanceRunner().only(rules)).run(subject)
             var caught = 0
             var evidence: String?
             func tally(_ report: SubjectReport) {

@@ -7,13 +7,13 @@ public struct ExplorationBudget: Sendable, Hashable, CustomStringConvertible {
     public var sequences: Int
     /// Operations in the longest sequence (default 14). Sequences are 4 operations or longer.
     public var maxOperations: Int
-    /// Replays a failing sequence may use to shrink itself (default 48): each replay removes
+    /// Replays a failing sequence may use to shrink itself (default 32): each replay removes
     /// operations and keeps the shorter sequence when it still breaks the same rule.
     public var shrinkReplays: Int
 
     /// A budget of `sequences` (default 6) of at most `maxOperations` (default 14), shrunk with at
-    /// most `shrinkReplays` (default 48) replays.
-    public init(sequences: Int = 6, maxOperations: Int = 14, shrinkReplays: Int = 48) {
+    /// most `shrinkReplays` (default 32) replays.
+    public init(sequences: Int = 6, maxOperations: Int = 14, shrinkReplays: Int = 32) {
         self.sequences = max(1, sequences)
         self.maxOperations = max(4, maxOperations)
         self.shrinkReplays = max(0, shrinkReplays)

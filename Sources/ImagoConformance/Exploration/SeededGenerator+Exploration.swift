@@ -1,22 +1,7 @@
-/// A reproducible source of randomness for the model-based checks: SplitMix64 (Steele, Lea and
-/// Flood, "Fast splittable pseudorandom number generators", 2014), whose whole state is one
-/// 64-bit word, so a seed printed in a report replays the same operation sequences on any
-/// machine. Not for cryptography.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+@_exported import ImagoRandom
 
-    /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// What the model-based checks draw: a seed per check, and weighted choices.
+extension SeededGenerator {
     /// The seed of one check's sequences: `seed` mixed with the check's ID, so a check's
     /// sequences stay the same whichever other checks a run selects (`--rule`).
     public static func seed(_ seed: UInt64, for check: String) -> UInt64 {

@@ -1,0 +1,227 @@
+/// The reference model of the phase rules: what a conforming loader publishes, requests,
+/// decodes and caches for any sequence of `PhaseOperation`s, given the capabilities it declares.
+/// Pure: no loader, no server, no time. Every expectation names the rule (Docs/phase-rules.md)
+/// it comes from, so a loader's divergence is reported as a rule ID.
+///
+/// What the model leaves open it does not predict: progress (folded), placeholders and previews,
+/// the messages of transport and decoding errors, and whether an undecodable body was handed to
+/// a decoder. Situations the rules do not settle are skipped (`Outcome.skipped`), never guessed.
+struct PhaseModel {
+    /// One model under test as the reference sees it.
+    struct Model {
+        var source: ModelSource?
+        var phase: ExpectedPhase = .empty
+        /// The shared work this model is subscribed to while `loading`.
+        var work: Int?
+        var alive = true
+        /// Every phase it must publish, in order (folded as the observed ones are).
+        var expected: [Expected] = [Expected(phase: .empty, rule: "INIT-1")]
+        /// The rule a further publication would break now.
+        var silence = "INIT-1"
+        /// Late observers, by where they joined `expected`: each must receive the phase current
+        /// then (`expected[start]`) and everything after it (ORDER-2).
+        var lateObservers: [Int] = []
+    }
+
+    /// Work shared by the models loading one source (SHARE-2): one request, one decode.
+    struct Work {
+        let source: ModelSource
+        var subscribers: Set<Int>
+    }
+
+    /// What an operation asks of the loader under test, beyond the phases in `models`.
+    struct Outcome {
+        /// Why the operation is skipped (a situation the rules do not settle), or nil.
+        var skipped: String?
+        /// The phases a model must show when the call returns (model number → allowed phases).
+        var phaseOnReturn: [Int: (allowed: [ExpectedPhase], rule: String)] = [:]
+        /// The rule a wrong request count breaks after this operation.
+        var requestRule = "SHARE-1"
+        /// The rule a decode count outside `decodes` breaks after this operation.
+        var decodeRule = "SHARE-2"
+    }
+
+    let capabilities: LoaderCapabilities
+    private(set) var models: [Model] = []
+    private(set) var works: [Int: Work] = [:]
+    private var nextWork = 0
+    private(set) var memory: Set<ModelSource> = []
+    private(set) var disk: Set<ModelSource> = []
+    private(set) var requests: [ModelSource: Int] = [:]
+    /// Requests whose every subscriber left: the loader must close them (SHARE-3).
+    private(set) var abandonedRequests = 0
+    /// The rule the last abandonment comes from: SHARE-3 for a cancel, SOURCE-1 for a source
+    /// change ("cancels the current attempt as `cancel()` does").
+    private(set) var closeRule = "SHARE-3"
+    /// Decodes so far: at least `lowerBound`; an undecodable body may or may not reach a decoder.
+    private(set) var decodes = 0...0
+    /// Whether a memory-pressure event has emptied the memory cache (an image still there breaks MEM-4).
+    private(set) var pressured = false
+    /// Sources whose last work was abandoned by every subscriber (a new load must not reuse it).
+    private var abandoned: Set<ModelSource> = []
+
+    init(capabilities: LoaderCapabilities) { self.capabilities = capabilities }
+
+    /// The live work loading `source`, if any.
+    func work(for source: ModelSource) -> Int? { works.first { $0.value.source == source }?.key }
+
+    /// Applies `operation`; model numbers count from 1.
+    mutating func apply(_ operation: PhaseOperation) -> Outcome {
+        switch operation {
+        case .appear(let source):
+            models.append(Model(source: source))
+            return Outcome(phaseOnReturn: [models.count: ([.empty], "INIT-1")], requestRule: "INIT-1", decodeRule: "INIT-1")
+        case .load(let number), .retry(let number):
+            guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
+            return load(number, isRetry: { if case .retry = operation { true } else { false } }())
+        case .cancel(let number):
+            guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
+            return reset(number, source: models[number - 1].source, rule: "TRANS-4", silence: "TRANS-3")
+        case .setSource(let number, let source):
+            guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
+            guard source != models[number - 1].source else {
+                return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "SOURCE-1")], requestRule: "SOURCE-1",
+                               decodeRule: "SOURCE-1")
+            }
+            var outcome = reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", always: true)
+            outcome.requestRule = "SOURCE-1"
+            return outcome
+        case .observe(let number):
+            guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
+            models[number - 1].lateObservers.append(models[number - 1].expected.count - 1)
+            return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "ORDER-2")], requestRule: "ORDER-2",
+                           decodeRule: "ORDER-2")
+        case .respond(let source, let answer):
+            return respond(source, answer)
+        case .criticalMemoryPressure:
+            memory = []
+            pressured = true
+            return Outcome(requestRule: "MEM-4", decodeRule: "MEM-4")
+        case .restart:
+            var outcome = Outcome(requestRule: "TRANS-3", decodeRule: "TRANS-3")
+            for number in models.indices.map({ $0 + 1 }) where models[number - 1].alive {
+                let reset = reset(number, source: models[number - 1].source, rule: "TRANS-4", silence: "TRANS-3")
+                outcome.phaseOnReturn.merge(reset.phaseOnReturn) { $1 }
+                models[number - 1].alive = false
+            }
+            // A new loader: its memory cache is empty and it has decoded nothing yet.
+            memory = []
+            decodes = 0...0
+            return outcome
+        }
+    }
+
+    /// `load()` (or `retry()`): a new attempt from `empty` or `failure`, nothing otherwise.
+    private mutating func load(_ number: Int, isRetry: Bool) -> Outcome {
+        let model = models[number - 1]
+        let unchanged = Outcome(phaseOnReturn: [number: ([model.phase], isRetry ? "RETRY-3" : "SHARE-1")],
+                                requestRule: isRetry ? "RETRY-3" : "SHARE-1", decodeRule: "SHARE-1")
+        let fromFailure: Bool
+        switch model.phase {
+        case .loading, .success: return unchanged
+        case .empty: if isRetry { return unchanged }; fromFailure = false
+        case .failure: fromFailure = true
+        }
+        guard let source = model.source else {
+            if capabilities.contains(.staysEmptyWithoutSource) {
+                return Outcome(phaseOnReturn: [number: ([.empty], "INIT-2")], requestRule: "INIT-2", decodeRule: "INIT-2")
+            }
+            if fromFailure { return Outcome(skipped: "a second load without a source (the rules do not say whether the failure is published again)") }
+            publish(number, .failure(.missingSource), "INIT-2", silence: "TRANS-1")
+            return Outcome(phaseOnReturn: [number: ([.failure(.missingSource)], "INIT-2")], requestRule: "INIT-2", decodeRule: "INIT-2")
+        }
+        let attemptRule = isRetry ? "RETRY-3" : fromFailure ? "ERR-4" : "INIT-3"
+        if memory.contains(source) {
+            let hit = ExpectedPhase.success(.memory, source)
+            if fromFailure { publish(number, .loading, "TRANS-2", silence: "TRANS-1") }
+            publish(number, hit, "CACHE-1", silence: "TRANS-1")
+            return Outcome(phaseOnReturn: [number: (fromFailure ? [.loading, hit] : [hit], "CACHE-1")],
+                           requestRule: "CACHE-1", decodeRule: "CACHE-1")
+        }
+        publish(number, .loading, attemptRule, silence: "TRANS-1")
+        let onReturn: [Int: (allowed: [ExpectedPhase], rule: String)]
+        if let shared = work(for: source) {
+            works[shared]?.subscribers.insert(number)
+            models[number - 1].work = shared
+            return Outcome(phaseOnReturn: [number: ([.loading], attemptRule)], requestRule: "SHARE-2", decodeRule: "SHARE-2")
+        }
+        if capabilities.contains(.diskCache), disk.contains(source) {
+            // A disk hit ends without the server: the check waits for it before the next operation.
+            onReturn = [number: ([.loading, .success(.disk, source)], attemptRule)]
+            publish(number, .success(.disk, source), "CACHE-2", silence: "TRANS-1")
+            if capabilities.contains(.memoryCache) { memory.insert(source) }
+            decodes = (decodes.lowerBound + 1)...(decodes.upperBound + 1)
+            return Outcome(phaseOnReturn: onReturn, requestRule: "CACHE-2", decodeRule: "CACHE-2")
+        }
+        let id = nextWork
+        nextWork += 1
+        works[id] = Work(source: source, subscribers: [number])
+        models[number - 1].work = id
+        requests[source, default: 0] += 1
+        let requestRule = isRetry ? "RETRY-3" : fromFailure ? "ERR-4" : abandoned.contains(source) ? "SHARE-4" : "SHARE-1"
+        abandoned.remove(source)
+        return Outcome(phaseOnReturn: [number: ([.loading], attemptRule)], requestRule: requestRule, decodeRule: "SHARE-2")
+    }
+
+    /// `cancel()`, a source change (`always`: the source changes, the phase resets whatever it
+    /// was) or a restart: leaves the shared work, and closes it if nobody is left on it.
+    private mutating func reset(_ number: Int, source: ModelSource?, rule: String, silence: String,
+                                always: Bool = false) -> Outcome {
+        let phase = models[number - 1].phase
+        let wasLoading = phase == .loading
+        if let id = models[number - 1].work {
+            works[id]?.subscribers.remove(number)
+            if works[id]?.subscribers.isEmpty == true {
+                abandoned.insert(works[id]!.source)
+                works[id] = nil
+                abandonedRequests += 1
+                closeRule = silence == "SOURCE-1" ? "SOURCE-1" : "SHARE-3"
+            }
+            models[number - 1].work = nil
+        }
+        models[number - 1].source = source
+        if wasLoading || always {
+            publish(number, .empty, rule, silence: silence)
+            return Outcome(phaseOnReturn: [number: ([.empty], rule)], requestRule: "TRANS-3", decodeRule: "TRANS-3")
+        }
+        // Nothing loads: the call changes nothing (an image already shown stays, TRANS-4).
+        models[number - 1].silence = silence
+        return Outcome(phaseOnReturn: [number: ([phase], rule)], requestRule: "TRANS-3", decodeRule: "TRANS-3")
+    }
+
+    /// The server answers `source`'s held requests: the live work's subscribers end.
+    private mutating func respond(_ source: ModelSource, _ answer: ServerOutcome) -> Outcome {
+        let outcome = Outcome(requestRule: "RETRY-1", decodeRule: "SHARE-2")
+        guard let id = work(for: source), let work = works[id] else { return outcome }
+        works[id] = nil
+        let terminal: ExpectedPhase
+        let rule: String
+        switch answer {
+        case .image:
+            terminal = .success(.network, source)
+            rule = "TRANS-1"
+            decodes = (decodes.lowerBound + 1)...(decodes.upperBound + 1)
+            if capabilities.contains(.memoryCache) { memory.insert(source) }
+            if capabilities.contains(.diskCache) { disk.insert(source) }
+        case .notFound: (terminal, rule) = (.failure(.httpStatus(404)), "ERR-1")
+        case .unavailable: (terminal, rule) = (.failure(.httpStatus(503)), "ERR-1")
+        // A body that is cut short, empty or no image may reach a decoder before it fails (a
+        // decoder fed while the body streams in starts at the first bytes): counted or not.
+        case .truncated: (terminal, rule) = (.failure(.transport), "ERR-3")
+        case .empty: (terminal, rule) = (.failure(.emptyData), "ERR-2")
+        case .notAnImage: (terminal, rule) = (.failure(.decoding), "ERR-2")
+        }
+        if [.truncated, .empty, .notAnImage].contains(answer) { decodes = decodes.lowerBound...(decodes.upperBound + 1) }
+        for number in work.subscribers.sorted() {
+            models[number - 1].work = nil
+            publish(number, terminal, rule, silence: "TRANS-1")
+        }
+        return outcome
+    }
+
+    private mutating func publish(_ number: Int, _ phase: ExpectedPhase, _ rule: String, silence: String) {
+        models[number - 1].phase = phase
+        models[number - 1].expected.append(Expected(phase: phase, rule: rule))
+        models[number - 1].silence = silence
+    }
+}
