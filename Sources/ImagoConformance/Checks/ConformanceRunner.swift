@@ -51,7 +51,7 @@ public struct ConformanceRunner: Sendable {
             .appendingPathComponent("imago-conformance-\(UUID().uuidString.prefix(8))")
         var results: [CheckResult] = []
         do {
-            try resultLog?.append(.subject(subject))
+            try resultLog?.append(.subject(subject, seed: seed))
             for check in checks {
                 try resultLog?.append(.start(subject, check.rule))
                 let started = ContinuousClock.now

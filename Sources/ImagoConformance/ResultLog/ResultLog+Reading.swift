@@ -44,7 +44,8 @@ extension ResultLog {
                 builder.pending = nil
                 if builder.current == nil { builder.current = (entry, []) }
                 builder.current?.results.append(CheckResult(rule: rule, status: entry.status ?? .fail,
-                                                            evidence: entry.evidence ?? "", steps: entry.steps ?? []))
+                                                            evidence: entry.evidence ?? "", steps: entry.steps ?? [],
+                                                            divergedRule: entry.divergedRule))
             }
         }
         builder.finishSubject()
@@ -69,7 +70,8 @@ extension ResultLog {
             crashPending()
             guard let current else { return }
             subjects.append(SubjectReport(name: current.header.subject, kind: current.header.kind ?? .other,
-                                          expectedToFail: current.header.expectedToFail ?? [], results: current.results))
+                                          expectedToFail: current.header.expectedToFail ?? [], results: current.results,
+                                          seed: current.header.seed))
             self.current = nil
         }
     }

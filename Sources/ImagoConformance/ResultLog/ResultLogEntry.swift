@@ -1,8 +1,8 @@
 /// One line of a results log (JSON, one object per line, keys sorted):
-/// - `{"event":"subject","subject":…,"kind":…,"expectedToFail":[…]}` before a subject's checks;
+/// - `{"event":"subject","subject":…,"kind":…,"expectedToFail":[…],"seed":…}` before a subject's checks;
 /// - `{"event":"start","subject":…,"rule":…}` before each check;
 /// - `{"event":"result","subject":…,"rule":…,"status":…,"evidence":…,"steps":[…],"durationMilliseconds":…}`
-///   after it.
+///   after it (with `"divergedRule":…` for a failed model-based check).
 public struct ResultLogEntry: Sendable, Codable, Equatable {
     /// Which kind of line it is.
     public enum Event: String, Sendable, Codable {
@@ -18,6 +18,9 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
     public var kind: ConformanceSubject.Kind?
     /// `subject` lines only.
     public var expectedToFail: [String]?
+    /// `subject` lines: the seed of the model-based checks (``SubjectReport/seed``); absent in
+    /// logs written before them.
+    public var seed: UInt64?
     /// `start` and `result` lines.
     public var rule: String?
     /// `result` lines only, as are the fields below.
@@ -28,11 +31,15 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
     public var steps: [String]?
     /// Wall time the check took, from its `start` line to its `result` line.
     public var durationMilliseconds: Double?
+    /// `result` lines of a failed model-based check: the rule it diverged on (``CheckResult/divergedRule``).
+    public var divergedRule: String?
 
     /// A line from its fields; each optional one defaults to absent (left out of the JSON).
     public init(event: Event, subject: String, kind: ConformanceSubject.Kind? = nil, expectedToFail: [String]? = nil,
                 rule: String? = nil, status: CheckStatus? = nil, evidence: String? = nil, steps: [String]? = nil,
-                durationMilliseconds: Double? = nil) {
+                durationMilliseconds: Double? = nil, seed: UInt64? = nil, divergedRule: String? = nil) {
+        self.seed = seed
+        self.divergedRule = divergedRule
         self.event = event
         self.subject = subject
         self.kind = kind
@@ -44,8 +51,9 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
         self.durationMilliseconds = durationMilliseconds
     }
 
-    static func subject(_ subject: ConformanceSubject) -> ResultLogEntry {
-        ResultLogEntry(event: .subject, subject: subject.name, kind: subject.kind, expectedToFail: subject.expectedToFail)
+    static func subject(_ subject: ConformanceSubject, seed: UInt64) -> ResultLogEntry {
+        ResultLogEntry(event: .subject, subject: subject.name, kind: subject.kind, expectedToFail: subject.expectedToFail,
+                       seed: seed)
     }
 
     static func start(_ subject: ConformanceSubject, _ rule: String) -> ResultLogEntry {
@@ -55,6 +63,7 @@ public struct ResultLogEntry: Sendable, Codable, Equatable {
     static func result(_ subject: ConformanceSubject, _ result: CheckResult, _ duration: Duration) -> ResultLogEntry {
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         return ResultLogEntry(event: .result, subject: subject.name, rule: result.rule, status: result.status,
-                              evidence: result.evidence, steps: result.steps, durationMilliseconds: milliseconds)
+                              evidence: result.evidence, steps: result.steps, durationMilliseconds: milliseconds,
+                              divergedRule: result.divergedRule)
     }
 }

@@ -35,8 +35,11 @@ struct PhaseModel {
         var skipped: String?
         /// The phases a model must show when the call returns (model number → allowed phases).
         var phaseOnReturn: [Int: (allowed: [ExpectedPhase], rule: String)] = [:]
-        /// The rule a wrong request count breaks after this operation.
-        var requestRule = "SHARE-1"
+        /// The rule a wrong request count for the operation's source breaks (nil: the operation
+        /// touches no source's requests, and an earlier operation's rule stands).
+        var requestRule: String?
+        /// The source whose requests the operation may change (set by `apply`).
+        var requestSource: ModelSource?
         /// The rule a decode count outside `decodes` breaks after this operation.
         var decodeRule = "SHARE-2"
     }
@@ -65,8 +68,24 @@ struct PhaseModel {
     /// The live work loading `source`, if any.
     func work(for source: ModelSource) -> Int? { works.first { $0.value.source == source }?.key }
 
+    /// The rule a wrong request count for each source breaks: that of the last operation that
+    /// could change it, so a request arriving late is still blamed on the operation that caused it.
+    private(set) var requestRules: [ModelSource: String] = [:]
+
     /// Applies `operation`; model numbers count from 1.
     mutating func apply(_ operation: PhaseOperation) -> Outcome {
+        let source: ModelSource? = switch operation {
+        case .load(let number), .retry(let number), .cancel(let number), .setSource(let number, _):
+            models.indices.contains(number - 1) ? models[number - 1].source : nil
+        case .respond(let source, _): source
+        default: nil
+        }
+        let outcome = transition(operation)
+        if let source, outcome.skipped == nil, let rule = outcome.requestRule { requestRules[source] = rule }
+        return outcome
+    }
+
+    private mutating func transition(_ operation: PhaseOperation) -> Outcome {
         switch operation {
         case .appear(let source):
             models.append(Model(source: source))
@@ -80,7 +99,7 @@ struct PhaseModel {
         case .setSource(let number, let source):
             guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
             guard source != models[number - 1].source else {
-                return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "SOURCE-1")], requestRule: "SOURCE-1",
+                return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "SOURCE-1")], requestRule: nil,
                                decodeRule: "SOURCE-1")
             }
             var outcome = reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", always: true)
@@ -89,7 +108,7 @@ struct PhaseModel {
         case .observe(let number):
             guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
             models[number - 1].lateObservers.append(models[number - 1].expected.count - 1)
-            return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "ORDER-2")], requestRule: "ORDER-2",
+            return Outcome(phaseOnReturn: [number: ([models[number - 1].phase], "ORDER-2")], requestRule: nil,
                            decodeRule: "ORDER-2")
         case .respond(let source, let answer):
             return respond(source, answer)

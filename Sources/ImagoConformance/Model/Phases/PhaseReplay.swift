@@ -14,6 +14,9 @@ final class PhaseReplay {
     /// observer got, and what the model's phase stream yielded (when it has one).
     private var lateRecorders: [Int: [(observer: PhaseRecorder, stream: StreamRecorder?)]] = [:]
     private let closedBefore: Int
+    /// The last operation's expectations: the final comparison, after the settle window, blames
+    /// a late decode on it.
+    private var lastOutcome = PhaseModel.Outcome()
     /// How long a predicted publication, request or close may take before it counts as missing.
     private let patience = Duration.seconds(5)
 
@@ -41,6 +44,7 @@ final class PhaseReplay {
                 run.step("operation \(number) skipped: \(reason)")
                 continue
             }
+            lastOutcome = outcome
             try perform(operation)
             if let divergence = onReturn(outcome, number) { return divergence }
             let restarts = if case .restart = operation { true } else { false }
@@ -52,7 +56,7 @@ final class PhaseReplay {
             }
         }
         await run.settle()
-        return await compare(PhaseModel.Outcome(requestRule: "TRANS-3", decodeRule: "SHARE-2"), operations.count, caches: true)
+        return await compare(lastOutcome, operations.count, caches: true)
     }
 
     private func perform(_ operation: PhaseOperation) throws {
@@ -127,7 +131,8 @@ final class PhaseReplay {
             _ = await waitUntil(timeout: patience) { self.run.requests(path) >= expected }
             let seen = run.requests(path)
             if seen != expected {
-                return Divergence(rule: outcome.requestRule, operation: number, expected: "\(expected) request(s) for \(source)",
+                return Divergence(rule: reference.requestRules[source] ?? "SHARE-1", operation: number,
+                                  expected: "\(expected) request(s) for \(source)",
                                   observed: "\(seen)")
             }
             await server.waitUntilHeld(source)
