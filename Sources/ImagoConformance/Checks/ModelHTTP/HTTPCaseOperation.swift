@@ -63,8 +63,8 @@ enum HTTPCaseOperation: Sendable, Hashable, CustomStringConvertible {
 
     private static func signed(_ value: Int64) -> String { value < 0 ? "− \(-value)" : "+ \(value)" }
 
-    /// A case: one to five header fields (the first, in three cases of four, an explicit max-age
-    /// or Expires), two uses, and in a third of the cases a refresh and a third use.
+    /// A case: one to five header fields (the first, in three cases of four, an explicit max-age,
+    /// Expires, no-store or no-cache), two uses, and in a third of the cases a refresh and a third use.
     /// `maxOperations` (the budget's) caps the length.
     static func generate(_ generator: inout SeededGenerator, maxOperations: Int) -> [HTTPCaseOperation] {
         let refreshes = Int.random(in: 0..<3, using: &generator) == 0
@@ -82,7 +82,9 @@ enum HTTPCaseOperation: Sendable, Hashable, CustomStringConvertible {
             let form = generator.pick(HTTPDateFormat.allCases.map { ($0, 1) })
             return .expires(form, offset: generator.pick([(-3600, 1), (0, 1), (600, 1), (86_400, 1)]))
         }
-        return .cacheControl(generator.pick([("max-age=0", 2), ("max-age=600", 2), ("max-age=3600", 1), ("max-age=86400", 2)]))
+        // no-store and no-cache too: a case of their own often enough for the default budget.
+        return .cacheControl(generator.pick([("max-age=0", 2), ("max-age=600", 2), ("max-age=3600", 1), ("max-age=86400", 2),
+                                             ("no-store", 2), ("no-cache", 1)]))
     }
 
     private static func field(_ generator: inout SeededGenerator) -> HTTPCaseOperation {
