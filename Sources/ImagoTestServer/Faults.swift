@@ -46,6 +46,11 @@ public struct Faults: Sendable {
     /// answers ranges). Default empty.
     public var headers: [String: String]
 
+    /// Response header fields the server would send but leaves out (names compared
+    /// case-insensitively), e.g. `["ETag", "Last-Modified"]` for a response without validators,
+    /// or `Date` for an origin without a clock. Default empty.
+    public var omittedHeaders: Set<String>
+
     /// An honest response: no faults at all.
     public static let none = Faults()
 
@@ -59,7 +64,8 @@ public struct Faults: Sendable {
         contentTypeOverride: String? = nil,
         chunked: Bool = false,
         gate: Gate? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        omittedHeaders: Set<String> = []
     ) {
         self.latencyBeforeHead = latencyBeforeHead
         self.bytesPerSecond = bytesPerSecond
@@ -70,6 +76,7 @@ public struct Faults: Sendable {
         self.chunked = chunked
         self.gate = gate
         self.headers = headers
+        self.omittedHeaders = omittedHeaders
     }
 
     /// Whether the gate (if any) holds the head rather than the body.

@@ -129,9 +129,10 @@ enum ResponsePlanner {
     }
 
     /// `faults.headers`, replacing any the server set itself, so a route can also stand in for
-    /// a server whose clock is elsewhere (`Date`).
+    /// a server whose clock is elsewhere (`Date`); then `faults.omittedHeaders` taken out.
     private static func addRouteHeaders(_ faults: Faults, to headers: inout HTTPHeaders) {
         for (name, value) in faults.headers.sorted(by: { $0.key < $1.key }) { headers.replaceOrAdd(name: name, value: value) }
+        for name in faults.omittedHeaders { headers.remove(name: name) }
     }
 
     private static func baseHeaders(request: HTTPRequestHead) -> HTTPHeaders {

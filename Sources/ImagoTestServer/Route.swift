@@ -41,6 +41,10 @@ public struct Route: Sendable {
         self.initialFaults = initialFaults
     }
 
+    /// The strong entity tag the server sends for this body and compares conditional requests
+    /// with (`"<16 hex digits>"`), e.g. to send it weak through ``Faults/headers``: `W/` + it.
+    public var entityTag: String { EntityTag.forBody(body) }
+
     /// This route, but its first `count` requests (after any initial faults already set)
     /// get `faults`, e.g. `route.failFirst(2, with: Faults(status: 503))` answers 503 twice
     /// and then normally.

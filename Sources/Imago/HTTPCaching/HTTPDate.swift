@@ -19,6 +19,9 @@ enum HTTPDate {
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "GMT")
             formatter.dateFormat = format
+            // RFC 9110 §5.6.7: an RFC 850 year is this century's unless that is more than 50
+            // years ahead (DateFormatter's default window ends only 20 years ahead).
+            formatter.twoDigitStartDate = Date(timeIntervalSinceNow: -50 * 365.2425 * 86_400)
             if let date = formatter.date(from: text) { return date }
         }
         return nil

@@ -82,8 +82,8 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
 
     /// The disk cache honours HTTP freshness: a stored response is used without a request only
     /// while `Cache-Control`/`Expires`/a heuristic says it is fresh, and is revalidated otherwise
-    /// (a conditional request whose 304 serves the stored bytes, origin `.disk`) (HTTP-2, with
-    /// `.diskCache`). A loader that ignores freshness on purpose (store everything, reuse without
+    /// (a conditional request whose 304 serves the stored bytes, origin `.disk`) (HTTP-2 and
+    /// MODEL-HTTP, with `.diskCache`; MODEL-HTTP judges generated headers against RFC 9111). A loader that ignores freshness on purpose (store everything, reuse without
     /// asking) declares that by leaving this out.
     public static let httpFreshness = LoaderCapabilities(rawValue: 1 << 10)
 

@@ -25,7 +25,7 @@ public struct ConformanceCheck: Sendable {
         + fetchChecks + httpChecks + [contentEncodingCheck] + previewChecks + modelChecks
 
     /// The model-based checks (`MODEL-…`), after the rules' own.
-    static let modelChecks: [ConformanceCheck] = [phaseModelCheck]
+    static let modelChecks: [ConformanceCheck] = [phaseModelCheck, modelHTTPCheck]
 
     /// Whether `rule` names a model-based check (`MODEL-…`): random operation sequences judged
     /// against the reference model, failing with the rule the loader diverged on.

@@ -1,6 +1,9 @@
 /// One of the two images a phase-model sequence loads, served at a route of its own.
 public enum ModelSource: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    case a, b
+    /// The first image (the suite's `small` PNG), served at its own route.
+    case a
+    /// The second image (the suite's `other` PNG), served at its own route.
+    case b
     /// `A` or `B`, as the numbered operations name them.
     public var description: String { self == .a ? "A" : "B" }
 }
