@@ -46,6 +46,11 @@ public struct Faults: Sendable {
     /// answers ranges). Default empty.
     public var headers: [String: String]
 
+    /// Answer a `Range` request with the whole body and 200, as a server (or a proxy) that does
+    /// not do ranges although it sent `Accept-Ranges: bytes` before. Default `false`: ranges are
+    /// answered with 206 while `If-Range` (if sent) matches.
+    public var ignoresRange: Bool
+
     /// An honest response: no faults at all.
     public static let none = Faults()
 
@@ -59,7 +64,8 @@ public struct Faults: Sendable {
         contentTypeOverride: String? = nil,
         chunked: Bool = false,
         gate: Gate? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        ignoresRange: Bool = false
     ) {
         self.latencyBeforeHead = latencyBeforeHead
         self.bytesPerSecond = bytesPerSecond
@@ -70,6 +76,7 @@ public struct Faults: Sendable {
         self.chunked = chunked
         self.gate = gate
         self.headers = headers
+        self.ignoresRange = ignoresRange
     }
 
     /// Whether the gate (if any) holds the head rather than the body.

@@ -22,7 +22,8 @@ public struct ConformanceCheck: Sendable {
     public static let all: [ConformanceCheck] =
         initChecks + transitionChecks + cacheChecks + sourceChecks + shareChecks + [priorityCheck] + errorChecks
         + retryChecks + orderChecks + progressChecks + memoryChecks + [memoryPressureCheck, lifetimeCheck] + diskChecks
-        + fetchChecks + httpChecks + [contentEncodingCheck] + previewChecks
+        + fetchChecks + httpChecks + [contentEncodingCheck] + previewChecks + modelCacheChecks
+        + [resumptionCheck]
 
     /// Whether `rule` names a model-based check (`MODEL-…`): random operation sequences judged
     /// against the reference model, failing with the rule the loader diverged on.
