@@ -11,15 +11,21 @@ extension ConformanceCheck {
         ConformanceCheck("MODEL-DISK", "Random load, restart and corruption sequences keep the disk cache's entries, limit and repairs.",
                          requires: .diskCache) { run in
             let trims = run.subject.capabilities.contains(.memoryCache) ? 1 : 0
-            try await exploreCaches(run, weights: .init(load: 8, trim: trims, restart: 3, corrupt: 2))
+            try await exploreCaches(run, weights: .init(load: 10, trim: trims, restart: 3, corrupt: 2))
         },
     ]
 
     @MainActor
     private static func exploreCaches(_ run: CheckRun, weights: CacheOperation.Weights) async throws {
         let pool = try CacheSequenceReplay.pool(run.images)
-        run.note("judged loosely: the disk cache's eviction order (by writes or by reads) and its metadata "
-                 + "(up to \(ReferenceDiskCache.metadataAllowance) bytes an entry); memory costs up to 64 bytes a row over the decoded size")
+        let capabilities = run.subject.capabilities
+        var loose: [String] = []
+        if capabilities.contains(.memoryCache) { loose.append("memory costs up to 64 bytes a row over the decoded size") }
+        if capabilities.contains(.diskCache) {
+            loose.append("the disk cache's eviction order (by writes or by reads) and its metadata (up to "
+                         + "\(ReferenceDiskCache.metadataAllowance) bytes an entry)")
+        }
+        run.note("judged loosely: " + loose.joined(separator: "; "))
         try await run.explore(generate: { generator, maxOperations in
             CacheOperation.sequence(using: &generator, maxOperations: maxOperations, poolSize: pool.count, weights: weights)
         }, replay: { operations, trial in

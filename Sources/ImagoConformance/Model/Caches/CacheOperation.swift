@@ -49,31 +49,42 @@ enum CacheOperation: Sendable, Hashable, CustomStringConvertible {
         var corrupt: Int
     }
 
-    /// A random sequence: `begin` with random limits, then 3 to `maxOperations - 1` operations
-    /// drawn by `weights`. Loads favour images loaded lately (hits, and recency that matters).
+    /// A random sequence: `begin` with random limits, then operations drawn by `weights`, to a
+    /// length of half `maxOperations` to `maxOperations` (at least 4). A third of the loads
+    /// repeat one of the last four images loaded (hits, and recency that matters).
     static func sequence(using generator: inout SeededGenerator, maxOperations: Int, poolSize: Int,
                          weights: Weights) -> [CacheOperation] {
-        let memoryCost = Int.random(in: 16_000...60_000, using: &generator)
-        let entry = generator.pick([(memoryCost, 2), (min(memoryCost, 20_000), 1), (min(memoryCost, 36_863), 1)])
+        let memoryCost = Int.random(in: 14_000...42_000, using: &generator)
+        let entry = generator.pick([(memoryCost, 1), (min(memoryCost, 20_000), 1), (min(memoryCost, 36_863), 2)])
         let limits = CacheLimits(memoryCost: memoryCost, memoryEntryCost: entry,
-                                 diskSize: Int.random(in: 24_000...48_000, using: &generator))
+                                 diskSize: Int.random(in: 24_000...40_000, using: &generator))
         var operations: [CacheOperation] = [.begin(limits)]
         var loaded: [Int] = []
-        let count = Int.random(in: 4...max(4, maxOperations), using: &generator)
+        let count = Int.random(in: max(4, maxOperations / 2)...max(4, maxOperations), using: &generator)
+        // The last image (the largest) comes three times as often as each other: it is the one
+        // that crosses the per-entry limit and fills the caches.
+        let fresh = (0..<poolSize).map { ($0, $0 == poolSize - 1 ? 3 : 1) }
         while operations.count < count {
             let kind = generator.pick([(0, weights.load), (1, weights.trim), (2, weights.restart), (3, weights.corrupt)])
             let recent = loaded.suffix(4)
-            let image = recent.isEmpty || Bool.random(using: &generator)
-                ? Int.random(in: 0..<poolSize, using: &generator) : recent.randomElement(using: &generator)!
+            let image = recent.isEmpty || Int.random(in: 0..<3, using: &generator) > 0
+                ? generator.pick(fresh) : recent.randomElement(using: &generator)!
             switch kind {
             case 0:
                 operations.append(.load(image))
                 loaded.append(image)
             case 1: operations.append(.trim(percent: generator.pick([(0, 1), (25, 1), (50, 2), (75, 2)])))
             case 2: operations.append(.restart)
-            default: operations.append(.corrupt(image))
+            default:
+                // A loaded image's entry, loaded again at once (the repair, CACHE-4), and again
+                // later, after a restart half the time (the repaired entry must be served).
+                let target = recent.randomElement(using: &generator) ?? image
+                operations += [.corrupt(target), .load(target)]
+                if Bool.random(using: &generator) { operations.append(.restart) }
+                operations.append(.load(target))
+                loaded.append(target)
             }
         }
-        return operations
+        return Array(operations.prefix(max(4, maxOperations)))
     }
 }

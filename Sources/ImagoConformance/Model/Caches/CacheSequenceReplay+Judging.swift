@@ -14,7 +14,7 @@ extension CacheSequenceReplay {
         switch (expected, origin) {
         case (.memory?, _): why = "the memory cache holds image \(image), so a load must be a memory hit"
         case (.disk?, .network): why = entry == .held(repaired: true)
-            ? "the entry fetched over a corrupt one must replace it and be served after a restart"
+            ? "the entry fetched over a corrupt one must replace it and be served from disk"
             : "image \(image)'s entry is among the most recent that fit the disk limit, so it must be served without a request"
         case (_, .disk): why = entry == .corrupt || entry == .maybeCorrupt
             ? "a corrupt entry is a miss" : "image \(image) was never stored, or was seen gone"

@@ -37,7 +37,9 @@ final class CacheSequenceReplay {
     init(run: CheckRun, pool: [ConformanceImage], operations: [CacheOperation], trial: Int) throws {
         self.run = run
         self.pool = pool
-        if case .begin(let limits)? = operations.first { self.limits = limits } else { limits = .fallback }
+        var limits = CacheLimits.fallback
+        if case .begin(let chosen)? = operations.first { limits = chosen }
+        self.limits = limits
         var context = try run.newContext()
         context.memoryCostLimit = limits.memoryCost
         context.memoryEntryCostLimit = limits.memoryEntryCost

@@ -69,7 +69,7 @@ struct ReferenceDiskCache {
     /// A load stored `key` (fetched from the network): it is held, the most recent by both orders,
     /// and entries that no longer certainly fit become uncertain.
     mutating func stored(_ key: Int) {
-        let repaired = [.corrupt, .maybeCorrupt].contains(entry(key))
+        let repaired = [Entry.corrupt, .maybeCorrupt].contains(entry(key))
         entries[key] = .held(repaired: repaired)
         byWrite.removeAll { $0 == key }
         byWrite.append(key)
