@@ -55,18 +55,32 @@ enum ResumptionScenario: String, CaseIterable {
         try await run.expectTerminal(recorder, "\(rawValue): the retried load")
         let log = run.server.counters.snapshot.requestLog(for: source.url.path)
         let sent = run.server.counters.bodyBytesSent(for: source.url.path)
-        let asked = log.dropFirst().first.map { "Range \($0.headers["range"] ?? "none"), If-Range \($0.headers["if-range"] ?? "none")" }
-        run.note("\(rawValue): broken at \(broken) of \(first.bytes.count) bytes; \(log.count) requests, the retry's \(asked ?? "none"); "
+        let retried = log.dropFirst().first.map { "Range \($0.headers["range"] ?? "none"), If-Range \($0.headers["if-range"] ?? "none")" }
+        run.note("\(rawValue): broken at \(broken) of \(first.bytes.count) bytes; \(log.count) requests, the retry's \(retried ?? "none"); "
                  + "body bytes sent \(sent); \(model.phase)")
         try run.expectSuccess(model.phase, expected, "\(rawValue): the retried load")
         try run.expect(log.count == 2, "\(rawValue): \(log.count) requests, expected 2 (the broken one and one retry)")
         let retry = log[1].headers
-        try run.expect(retry["range"] == "bytes=\(broken)-",
-                       "\(rawValue): the retry asked Range \(retry["range"] ?? "none"), expected bytes=\(broken)-: ask for exactly the bytes not yet received")
-        try run.expect(!(retry["if-range"] ?? "").isEmpty,
+        // N may fall short of the bytes sent: what the client's HTTP stack had buffered but not
+        // handed over when the connection closed is lost to the loader (noted, not judged).
+        let asked = retry["range"] ?? "none"
+        guard let start = Self.rangeStart(asked), start > 0, start <= broken else {
+            throw CheckFailed(reason: "\(rawValue): the retry asked Range \(asked), expected bytes=N- with 0 < N ≤ \(broken) "
+                              + "(the bytes received before the break): ask for the rest of the partial body, not all of it nor more than arrived")
+        }
+        let validator = retry["if-range"] ?? ""
+        try run.expect(!validator.isEmpty,
                        "\(rawValue): the range request had no If-Range: send the broken response's ETag (or Last-Modified), so a changed image is sent whole instead of spliced")
-        let whole = self == .resumed ? first.bytes.count : broken + expected.bytes.count
-        try run.expect(sent == whole, "\(rawValue): the server sent \(sent) body bytes, expected \(whole)"
-                       + (self == .resumed ? ": every byte once" : ": the broken part, then the whole body once"))
+        let whole: Int = self == .resumed ? broken + first.bytes.count - start : broken + expected.bytes.count
+        let lost: Int = broken - start
+        run.note("\(rawValue): resumed from \(start) of the \(broken) bytes sent before the break (\(lost) lost below the loader)")
+        let how: String = self == .resumed ? ": the broken part, then bytes \(start)- once" : ": the broken part, then the whole body once"
+        try run.expect(sent == whole, "\(rawValue): the server sent \(sent) body bytes, expected \(whole)" + how)
+    }
+
+    /// N of a `Range: bytes=N-` field; nil for any other form.
+    static func rangeStart(_ field: String) -> Int? {
+        guard field.hasPrefix("bytes="), field.hasSuffix("-") else { return nil }
+        return Int(field.dropFirst(6).dropLast())
     }
 }
