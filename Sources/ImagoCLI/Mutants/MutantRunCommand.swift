@@ -38,9 +38,7 @@ struct MutantRunCommand: AsyncParsableCommand {
             guard let subject = ImagoSubjects.all.first(where: { $0.name == name }) else {
                 throw ValidationError("unknown subject \(name)")
             }
-            let only = ProcessInfo.processInfo.environment["TMP_ONLY"].map { $0.split(separator: ",").map(String.init) }
-            let first = try await (only.map { ConformanceRunner(seed: UInt64(ProcessInfo.processInfo.environment["TMP_SEED"] ?? "") ?? .random(in: 0 ... .max), budget: ExplorationBudget(sequences: Int(ProcessInfo.processInfo.environment["TMP_BUDGET"] ?? "6") ?? 6)).only($0) } ?? ConformanceRunner()).run(subject)
-            if only != nil { FileHandle.standardError.write(Data((first.results.map { "\($0.rule) \($0.status) \($0.divergedRule ?? "-") \($0.evidence)" }.joined(separator: "\n") + "\n").utf8)) }
+            let first = try await ConformanceRunner().run(subject)
             var caught = 0
             var evidence: String?
             func tally(_ report: SubjectReport) {
