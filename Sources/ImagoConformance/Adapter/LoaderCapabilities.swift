@@ -137,9 +137,9 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// and changes the server between the attempts while the back-off waits), with the strategy
     /// the loader uses by default. When the broken response carried a strong validator (an
     /// `ETag`, or a `Last-Modified` old enough to be strong) and `Accept-Ranges: bytes`, the
-    /// retry asks only for the bytes it lacks, `Range: bytes=N-` with N the bytes received, and
-    /// `If-Range` with that validator. Commits the loader to:
-    /// - the pixels of an uninterrupted transfer, with every byte received exactly once;
+    /// retry asks only for the bytes it lacks, `Range: bytes=N-` with N the bytes it kept (never
+    /// more than the server sent), and `If-Range` with that validator. Commits the loader to:
+    /// - the pixels of an uninterrupted transfer, each byte of the continuation received once;
     /// - starting over when the representation changed (the server answers the `If-Range` with a
     ///   200 and the whole new body): the new pixels, nothing of the old bytes kept;
     /// - the same when a server ignores `Range` and answers 200 with the whole body.
