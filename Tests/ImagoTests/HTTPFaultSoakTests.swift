@@ -109,7 +109,7 @@ final class HTTPFaultSoakTests: XCTestCase {
                 }
             })))
 
-        var random = SeededGenerator(seed: seed)
+        var random = ImagoCorpus.SeededGenerator(seed: seed)
         let plan = (0..<loads).map { index in
             SoakLoad(index: index, fault: SoakFault.pick(using: &random),
                      path: "/\(name)/\(index).jpg", strategy: index % 2 == 0 ? .data : .file)
