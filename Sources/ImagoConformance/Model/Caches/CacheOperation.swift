@@ -41,6 +41,9 @@ enum CacheOperation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The kinds of operation a sequence draws from.
+    enum Kind { case load, trim, restart, corrupt }
+
     /// How often each kind of operation comes, by check.
     struct Weights {
         var load: Int
@@ -65,17 +68,18 @@ enum CacheOperation: Sendable, Hashable, CustomStringConvertible {
         // that crosses the per-entry limit and fills the caches.
         let fresh = (0..<poolSize).map { ($0, $0 == poolSize - 1 ? 3 : 1) }
         while operations.count < count {
-            let kind = generator.pick([(0, weights.load), (1, weights.trim), (2, weights.restart), (3, weights.corrupt)])
+            let kind = generator.pick([(Kind.load, weights.load), (.trim, weights.trim), (.restart, weights.restart),
+                                       (.corrupt, weights.corrupt)])
             let recent = loaded.suffix(4)
             let image = recent.isEmpty || Int.random(in: 0..<3, using: &generator) > 0
                 ? generator.pick(fresh) : recent.randomElement(using: &generator)!
             switch kind {
-            case 0:
+            case .load:
                 operations.append(.load(image))
                 loaded.append(image)
-            case 1: operations.append(.trim(percent: generator.pick([(0, 1), (25, 1), (50, 2), (75, 2)])))
-            case 2: operations.append(.restart)
-            default:
+            case .trim: operations.append(.trim(percent: generator.pick([(0, 1), (25, 1), (50, 2), (75, 2)])))
+            case .restart: operations.append(.restart)
+            case .corrupt:
                 // A loaded image's entry, loaded again at once (the repair, CACHE-4), and again
                 // later, after a restart half the time (the repaired entry must be served).
                 let target = recent.randomElement(using: &generator) ?? image
