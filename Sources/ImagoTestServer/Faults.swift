@@ -50,6 +50,10 @@ public struct Faults: Sendable {
     /// case-insensitively), e.g. `["ETag", "Last-Modified"]` for a response without validators,
     /// or `Date` for an origin without a clock. Default empty.
     public var omittedHeaders: Set<String>
+    /// Answer a `Range` request with the whole body and 200, as a server (or a proxy) that does
+    /// not do ranges although it sent `Accept-Ranges: bytes` before. Default `false`: ranges are
+    /// answered with 206 while `If-Range` (if sent) matches.
+    public var ignoresRange: Bool
 
     /// An honest response: no faults at all.
     public static let none = Faults()
@@ -65,7 +69,8 @@ public struct Faults: Sendable {
         chunked: Bool = false,
         gate: Gate? = nil,
         headers: [String: String] = [:],
-        omittedHeaders: Set<String> = []
+        omittedHeaders: Set<String> = [],
+        ignoresRange: Bool = false
     ) {
         self.latencyBeforeHead = latencyBeforeHead
         self.bytesPerSecond = bytesPerSecond
@@ -77,6 +82,7 @@ public struct Faults: Sendable {
         self.gate = gate
         self.headers = headers
         self.omittedHeaders = omittedHeaders
+        self.ignoresRange = ignoresRange
     }
 
     /// Whether the gate (if any) holds the head rather than the body.

@@ -69,7 +69,7 @@ enum ResponsePlanner {
         headers.add(name: "Content-Type", value: faults.contentTypeOverride ?? resource.contentType)
         var status = HTTPResponseStatus.ok
         var range = 0..<resource.size
-        switch rangeRequest(request: request, resource: resource) {
+        switch faults.ignoresRange ? .whole : rangeRequest(request: request, resource: resource) {
         case .whole:
             break
         case .partial(let partial):

@@ -155,6 +155,22 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
     /// a source change (Docs/phase-rules.md, "Declared profiles"); turns no rule off.
     public static let reloadsOnSourceChange = LoaderCapabilities(rawValue: 1 << 14)
 
+    /// Resumable downloads: a transfer that breaks mid-body is continued by the fetch's next
+    /// attempt, an automatic retry (so it comes with `.retries` and `.injectableClock`: FETCH-5
+    /// sets `LoaderContext.maxRetries` to 2 and a `retryDelay` of 1 s on `LoaderContext.clock`,
+    /// and changes the server between the attempts while the back-off waits), with the strategy
+    /// the loader uses by default. When the broken response carried a strong validator (an
+    /// `ETag`, or a `Last-Modified` old enough to be strong) and `Accept-Ranges: bytes`, the
+    /// retry asks only for the bytes it lacks, `Range: bytes=N-` with N the bytes it kept (never
+    /// more than the server sent), and `If-Range` with that validator. Commits the loader to:
+    /// - the pixels of an uninterrupted transfer, each byte of the continuation received once;
+    /// - starting over when the representation changed (the server answers the `If-Range` with a
+    ///   200 and the whole new body): the new pixels, nothing of the old bytes kept;
+    /// - the same when a server ignores `Range` and answers 200 with the whole body.
+    /// A retry() or a later load() may resume too (Imago's download to file does with a disk
+    /// cache); FETCH-5 does not judge that. Rule: FETCH-5.
+    public static let resumableDownloads = LoaderCapabilities(rawValue: 1 << 15)
+
     /// The strategies a loader offers, in the order FETCH-3 compares them: `.data` and `.file`
     /// with `.selectableFetchStrategy`, `.stream` with `.decodesWhileStreaming`.
     public var fetchStrategies: [LoaderContext.FetchStrategy] {
@@ -174,6 +190,7 @@ public struct LoaderCapabilities: OptionSet, Sendable, Hashable, CustomStringCon
         (.targetSize, "targetSize"), (.httpFreshness, "httpFreshness"), (.memoryPressure, "memoryPressure"),
         (.decodesWhileStreaming, "decodesWhileStreaming"), (.progressivePreviews, "progressivePreviews"),
         (.reloadsOnSourceChange, "reloadsOnSourceChange"),
+        (.resumableDownloads, "resumableDownloads"),
     ]
 
     /// The names of the declared capabilities, comma-separated without spaces (e.g.

@@ -22,10 +22,10 @@ public struct ConformanceCheck: Sendable {
     public static let all: [ConformanceCheck] =
         initChecks + transitionChecks + cacheChecks + sourceChecks + shareChecks + [priorityCheck] + errorChecks
         + retryChecks + orderChecks + progressChecks + memoryChecks + [memoryPressureCheck, lifetimeCheck] + diskChecks
-        + fetchChecks + httpChecks + [contentEncodingCheck] + previewChecks + modelChecks
+        + fetchChecks + [resumptionCheck] + httpChecks + [contentEncodingCheck] + previewChecks + modelChecks
 
     /// The model-based checks (`MODEL-…`), after the rules' own.
-    static let modelChecks: [ConformanceCheck] = [phaseModelCheck, modelHTTPCheck]
+    static let modelChecks: [ConformanceCheck] = [phaseModelCheck, modelHTTPCheck] + modelCacheChecks
 
     /// Whether `rule` names a model-based check (`MODEL-…`): random operation sequences judged
     /// against the reference model, failing with the rule the loader diverged on.

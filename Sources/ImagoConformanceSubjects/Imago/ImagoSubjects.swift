@@ -28,7 +28,10 @@ public enum ImagoSubjects {
         // configuration, and FETCH-3 compares all three strategies on the streaming subjects.
         switch strategy {
         case .data: break
-        case .file: capabilities.insert(.downloadsToFile)
+        case .file:
+            // Only a download to file keeps a partial body to continue (`ResumableDownload`): for
+            // the fetch's retries without a disk cache, and across loads with one.
+            capabilities.formUnion([.downloadsToFile, .resumableDownloads])
         case .stream: capabilities.formUnion([.decodesWhileStreaming, .progressivePreviews])
         }
         return ConformanceSubject(name: "imago-\(strategy.rawValue)-\(caches.rawValue)", kind: .imago,

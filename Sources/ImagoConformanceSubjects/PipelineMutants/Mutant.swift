@@ -48,6 +48,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case fetchFileAlsoBuffersBody = "fetch-file-also-buffers-body"
     case fetchStreamDropsRestAfterHeader = "fetch-stream-drops-rest-after-header"
     case fetchStreamKeepsBody = "fetch-stream-keeps-body"
+    case fetchResumeDropsIfRange = "fetch-resume-drops-if-range"
     case previewIgnoresInterval = "preview-ignores-interval"
     case httpStoresNoStore = "http-stores-no-store"
     case httpStaleServedFresh = "http-stale-served-fresh"

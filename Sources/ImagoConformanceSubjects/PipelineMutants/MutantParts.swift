@@ -48,6 +48,7 @@ enum MutantParts {
         case .errRemembersFailedURLs: return FailedURLListTransport(base: base)
         case .diskStoresBeforeValidating: return disk.map { StoringBeforeValidatingTransport(base: base, disk: $0) }
         case .httpStoresNoStore: return NoStoreDroppingTransport(base: base)
+        case .fetchResumeDropsIfRange: return IfRangeDroppingTransport(base: base)
         case .errStatusAfterBody: return ErrorPageReadingTransport(base: base)
         default: return nil
         }

@@ -109,6 +109,8 @@ public enum PipelineMutants {
               bug: "A streaming decode starts at the header and drops the rest of the piece the header ended in."),
         .init(mutant: .fetchStreamKeepsBody, rule: "FETCH-4", subjects: ["imago-stream-none"],
               bug: "A streaming decode also keeps every piece it decoded (for a retry) until the load ends."),
+        .init(mutant: .fetchResumeDropsIfRange, rule: "FETCH-5", subjects: ["imago-file-none"],
+              bug: "A header filter between the pipeline and the network passes Range but drops If-Range, so a resumed download is no longer tied to the representation it continues."),
         .init(mutant: .previewIgnoresInterval, rule: "PREVIEW-1", subjects: ["imago-stream-none"],
               bug: "Previews are published for every completed scan, whatever the preview interval (the interval asked for never reaches the pipeline)."),
         .init(mutant: .httpStoresNoStore, rule: "HTTP-1", subjects: disk,

@@ -20,6 +20,20 @@ struct NoStoreDroppingTransport: ImageTransport {
     }
 }
 
+/// `Mutant.fetchResumeDropsIfRange`: a transport that filters the request's headers down to
+/// "the ones the server needs" and keeps `Range` but not `If-Range`, so the retry of a broken
+/// download asks for the rest of whatever the server now has at the URL.
+struct IfRangeDroppingTransport: ImageTransport {
+    let base: any ImageTransport
+
+    func fetch(_ request: FetchRequest,
+               progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
+        var filtered = request
+        filtered.headers = request.headers.filter { $0.key.lowercased() != "if-range" }
+        return try await base.fetch(filtered, progress: progress)
+    }
+}
+
 /// `Mutant.diskStoresBeforeValidating`: an HTTP cache layered under the pipeline, writing every
 /// complete 200 body it fetches into the pipeline's disk cache before anyone has checked that
 /// it is an image (an HTML error page served as 200 included). Stored bodies only (`.data`).

@@ -5,7 +5,7 @@ import ImagoConformance
 // Runs every conformance check against the blog loader, writes the Markdown report (to the
 // path given as the first argument, default blog-conformance.md) and, as it goes, the results
 // log beside it (.jsonl: a crash keeps every result before it, and names the check it was in),
-// and exits 0 only when the loader scores exactly what `ExpectedScore` says.
+// and exits 0 only when the loader scores what `ExpectedScore` says.
 let output = CommandLine.arguments.dropFirst().first ?? "blog-conformance.md"
 let log = try ResultLog(url: URL(fileURLWithPath: output).deletingPathExtension().appendingPathExtension("jsonl"))
 let subject = ConformanceSubject(name: "blog-loader", capabilities: [.memoryCache, .diskCache, .targetSize],
