@@ -27,7 +27,10 @@ extension ConformanceCheck {
         }
         run.note("judged loosely: " + loose.joined(separator: "; "))
         try await run.explore(generate: { generator, maxOperations in
-            CacheOperation.sequence(using: &generator, maxOperations: maxOperations, poolSize: pool.count, weights: weights)
+            // Cache sequences reach their limits within 16 operations (eight images, limits of two to
+            // five of them): longer ones add time, not situations.
+            CacheOperation.sequence(using: &generator, maxOperations: min(maxOperations, 16), poolSize: pool.count,
+                                    weights: weights)
         }, replay: { operations, trial in
             try await CacheSequenceReplay(run: run, pool: pool, operations: operations, trial: trial).replay(operations)
         })
