@@ -100,7 +100,7 @@ struct MutantsReport {
                 + "generation 2 bugs were written before anyone knew whether a check catches them, and are measured, "
                 + "not required (an escape does not fail the run).",
             "",
-            "**\(caught) of \(firstGeneration.count) generation-1 bugs caught by their rule in every run.** "
+            (firstGeneration.isEmpty ? "" : "**\(caught) of \(firstGeneration.count) generation-1 bugs caught by their rule in every run.** ")
                 + "Control (no bug, same build): " + (control.passes ? "every rule passes." : "FAILED: \(control.summary)"),
             "",
         ]
