@@ -83,7 +83,10 @@ struct ObserverFidelityTests {
         let report = try await ConformanceRunner().only(["ORDER-2"]).run(MutantSubjects.subject(.observerCoalesces))
         let result = try #require(report.result(for: "ORDER-2"))
         #expect(result.status == .fail)
-        #expect(result.evidence.contains("never reached the observer"), "\(result.evidence)")
+        // Coalesced within the turn, or (with the other core busy) delivered a turn late, past
+        // the settle window: both are the observer losing or delaying what the model showed.
+        #expect(result.evidence.contains("never reached the observer") || result.evidence.contains("beyond the settle window"),
+                "\(result.evidence)")
         #expect(result.symptom == "the observer lost or delayed phases the model showed")
     }
 }

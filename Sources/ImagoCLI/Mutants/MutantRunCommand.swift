@@ -21,6 +21,9 @@ struct MutantRunCommand: AsyncParsableCommand {
     @Option(help: "Runs of the bug's rule, the first of them with every other rule too (default 20).")
     var runs = 20
 
+    @Option(help: "Seed of the model-based checks in the first run (default: a new random one).")
+    var seed: UInt64 = .random(in: .min ... .max)
+
     @Option(name: .customLong("rule"), help: "Only these rules or families in the first run, e.g. MODEL (repeatable; default: every rule).")
     var rules: [String] = []
 
@@ -41,7 +44,10 @@ struct MutantRunCommand: AsyncParsableCommand {
             guard let subject = ImagoSubjects.all.first(where: { $0.name == name }) else {
                 throw ValidationError("unknown subject \(name)")
             }
-            let first = try await (rules.isEmpty ? ConformanceRunner() : ConformanceRunner().only(rules)).run(subject)
+            // The model-based checks shrink a failing sequence with few replays here: the report
+            // needs what caught the bug and the rule, not the shortest sequence.
+            let runner = ConformanceRunner(seed: seed, budget: ExplorationBudget(shrinkReplays: 4))
+            let first = try await (rules.isEmpty ? runner : runner.only(rules)).run(subject)
             var caught = 0
             var evidence: String?
             func tally(_ report: SubjectReport) {
@@ -53,7 +59,10 @@ struct MutantRunCommand: AsyncParsableCommand {
             if let rule = planted?.rule {
                 for _ in 1..<max(runs, 1) { tally(try await ConformanceRunner().only([rule]).run(subject)) }
             }
-            outcomes.append(.init(subject: name, firstRunFailures: first.failedRules, caught: caught, evidence: evidence))
+            let divergences = first.results.filter { ConformanceCheck.isModelBased($0.rule) && $0.status.isFailing }
+                .reduce(into: [String: String]()) { $0[$1.rule] = $1.divergedRule ?? "?" }
+            outcomes.append(.init(subject: name, firstRunFailures: first.failedRules, caught: caught, evidence: evidence,
+                                  modelDivergences: divergences, modelSeed: seed))
         }
         let result = MutantRunResult(mutant: planted?.name, rule: planted?.rule, runs: planted == nil ? 1 : max(runs, 1),
                                      subjects: outcomes)

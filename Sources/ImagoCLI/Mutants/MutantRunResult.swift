@@ -9,6 +9,11 @@ struct MutantRunResult: Codable, Sendable {
         let caught: Int
         /// The target rule's evidence in the first run that caught it (or the last that did not).
         let evidence: String?
+        /// The model-based checks (`MODEL-…`) that failed in the first run, each with the rule it
+        /// diverged on (nil in results written before there were any).
+        var modelDivergences: [String: String]? = nil
+        /// The seed those checks drew from (`imago conform --seed` replays it on the configuration).
+        var modelSeed: UInt64? = nil
     }
 
     /// nil for the control run (no bug).

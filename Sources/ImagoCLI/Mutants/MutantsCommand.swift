@@ -7,8 +7,9 @@ import ImagoConformanceSubjects
 /// harness's given to Imago in place of its own, `ImagoConformanceSubjects/PipelineMutants`) is
 /// switched on in a child process of its own, which runs every check once and the bug's rule
 /// `--repeat` times; a control child runs every check with no bug. Writes the mutant × rule
-/// report (Reports/mutants.md). Exit status: 0 when every bug is caught by its rule in every run
-/// on every subject and the control passes; 1 otherwise; 64 on bad usage.
+/// report (Reports/mutants.md). Exit status: 0 when every generation-1 bug is caught by its rule
+/// in every run on every subject and the control passes (generation-2 bugs are measured, not
+/// required: `MutantGeneration`); 1 otherwise; 64 on bad usage.
 struct MutantsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mutants",
@@ -20,6 +21,9 @@ struct MutantsCommand: AsyncParsableCommand {
     @Option(name: .customLong("only"), help: "Only this planted bug (repeatable; default: all).")
     var only: [String] = []
 
+    @Option(help: "Only the bugs of this generation: 1, planted for their rule's check, or 2, written blind (default: both).")
+    var generation: Int?
+
     @Option(help: "Seconds one bug's child may take before it is killed (default 600).")
     var timeout = 600
 
@@ -28,10 +32,14 @@ struct MutantsCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard runs >= 1, timeout >= 1 else { throw ValidationError("--repeat and --timeout must be at least 1") }
+        if let generation, MutantGeneration(rawValue: generation) == nil {
+            throw ValidationError("--generation must be 1 or 2, not \(generation)")
+        }
     }
 
     func run() async throws {
-        let selected = only.isEmpty ? PipelineMutants.all : PipelineMutants.all.filter { only.contains($0.name) }
+        let selected = (only.isEmpty ? PipelineMutants.all : PipelineMutants.all.filter { only.contains($0.name) })
+            .filter { generation == nil || $0.generation.rawValue == generation }
         for name in only where !PipelineMutants.all.contains(where: { $0.name == name }) {
             throw ValidationError("unknown mutant \(name); known: \(PipelineMutants.all.map(\.name).joined(separator: ", "))")
         }
@@ -46,9 +54,11 @@ struct MutantsCommand: AsyncParsableCommand {
         for planted in selected {
             let outcome = child(executable, mutant: planted.name, subjects: planted.subjects)
             rows.append(MutantsReport.Row(mutant: planted, outcome: outcome))
-            log("\(planted.name) [\(planted.rule)]: \(outcome.summary)")
+            log("\(planted.name) [\(planted.rule), generation \(planted.generation.rawValue)]: \(outcome.summary)")
         }
-        let report = MutantsReport(rows: rows, control: control, runs: runs, duration: ContinuousClock.now - started)
+        let invocation = (["imago"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        let report = MutantsReport(rows: rows, control: control, runs: runs, duration: ContinuousClock.now - started,
+                                   invocation: invocation)
         let text = report.markdown()
         if let out { try Data(text.utf8).write(to: URL(fileURLWithPath: out)) } else { print(text, terminator: "") }
         if !report.allCaught || !control.passes { throw ExitCode(1) }

@@ -111,7 +111,11 @@ final class ImagoModel: ModelUnderTest {
     /// The public `ImageLoadingModel.phases` stream, mapped phase by phase; ending iteration
     /// ends the underlying subscription.
     var phases: AsyncStream<ObservedPhase>? {
-        let source = ModelMutants.phases(model.phases, for: ActiveMutant.current)
+        let terminal = switch model.phase {
+        case .success, .failure: true
+        default: false
+        }
+        let source = ModelMutants.phases(model.phases, currentIsTerminal: terminal, for: ActiveMutant.current)
         return AsyncStream { continuation in
             let relay = Task { @MainActor in
                 for await phase in source { continuation.yield(ImagoPhases.observed(phase)) }

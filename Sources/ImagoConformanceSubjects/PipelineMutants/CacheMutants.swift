@@ -16,7 +16,8 @@ enum CacheMutants {
     /// The memory cache for `configuration`, making `mutant`'s mistake if it is a memory-cache bug.
     static func memoryCache(_ configuration: MemoryCache<ImageRequestKey, DecodedImage>.Configuration,
                             for mutant: Mutant?) -> any ProbedMemoryCache {
-        switch mutant {
+        if let blind = BlindMemoryCaches.memoryCache(configuration, for: mutant) { return blind }
+        return switch mutant {
         case .memInsertSkipsEviction?: DeferredEvictionMemoryCache(configuration)
         case .memEvictsBeforeRefusing?: RoomFirstMemoryCache(MemoryCache(configuration: configuration))
         case .memTrimsNewestFirst?: NewestFirstTrimMemoryCache(MemoryCache(configuration: configuration))
@@ -28,6 +29,7 @@ enum CacheMutants {
     /// The disk cache in `directory`, making `mutant`'s mistake if it is a disk-cache bug.
     static func diskCache(directory: URL, _ configuration: DiskCache.Configuration,
                           for mutant: Mutant?) throws -> any ProbedDiskCache {
+        if let blind = try BlindDiskCaches.diskCache(directory: directory, configuration, for: mutant) { return blind }
         switch mutant {
         case .diskSweepKeepsTemporaries?:
             // The sweep judges a temporary file by its age against the grace period; here no

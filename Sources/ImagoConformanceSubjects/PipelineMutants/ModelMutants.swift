@@ -14,7 +14,14 @@ enum ModelMutants {
             // The adapter warms the cache as soon as it makes the model: a load before load().
             Task { [pipeline] in _ = try? await pipeline.response(for: request) }
         }
+        if mutant == .initChecksDiskOnCreation, let request {
+            // The adapter looks the image up on disk to pick a placeholder: cache I/O before load().
+            _ = pipeline.configuration.dependencies.diskCache?.entry(forKey: request.key.source)
+        }
         let downloadsToFile = pipeline.configuration.network.fetchStrategy == .file
+        if let mutant, let blind = BlindTransitions(mutant) {
+            return ImageLoadingModel(pipeline: pipeline, request: request, transitions: blind)
+        }
         guard let mutant, let transitions = MistakenTransitions(mutant, downloadsToFile: downloadsToFile) else {
             return ImageLoadingModel(pipeline: pipeline, request: request)
         }
@@ -24,9 +31,13 @@ enum ModelMutants {
     }
 
     /// The model's phases as the adapter hands them on: with `orderStreamSkipsCurrent`, it
-    /// drops the first one, which is the current phase, so a late observer starts with the next.
-    static func phases<Phase: Sendable>(_ phases: AsyncStream<Phase>, for mutant: Mutant?) -> AsyncStream<Phase> {
-        guard mutant == .orderStreamSkipsCurrent else { return phases }
+    /// drops the first one, which is the current phase, so a late observer starts with the next;
+    /// with `orderLateObserverMissesTerminal` it does so only when that phase is terminal
+    /// (`currentIsTerminal`), as a subject that forgets its value once the load completes.
+    static func phases<Phase: Sendable>(_ phases: AsyncStream<Phase>, currentIsTerminal: Bool,
+                                        for mutant: Mutant?) -> AsyncStream<Phase> {
+        let skipsCurrent = mutant == .orderStreamSkipsCurrent || (mutant == .orderLateObserverMissesTerminal && currentIsTerminal)
+        guard skipsCurrent else { return phases }
         return AsyncStream { continuation in
             let relay = Task {
                 for await phase in phases.dropFirst() { continuation.yield(phase) }

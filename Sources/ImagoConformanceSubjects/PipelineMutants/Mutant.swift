@@ -1,9 +1,11 @@
 /// The planted bugs of `make mutants`: each one a mistake a real loader makes, built by the
 /// harness as a part Imago is given in place of its own (a transport, a cache, a pool, the
 /// model's transitions, the retry policy) or as a mistake of the adapter, and switched on one at
-/// a time (`ActiveMutant`). The conformance suite must catch each by the rule it breaks, in every
-/// run (Reports/mutants.md). What each bug is, and the rule it must be caught by, is in
-/// `PipelineMutants.all`; the cases follow the rule families.
+/// a time (`ActiveMutant`). The conformance suite must catch each generation-1 bug (planted for
+/// its rule's check) by the rule it breaks, in every run (Reports/mutants.md); generation-2 bugs
+/// (written before anyone knew whether a check catches them) are measured, not required
+/// (`MutantGeneration`). What each bug is, and the rule it breaks, is in `PipelineMutants.all`;
+/// the cases follow the rule families, generation 1 first.
 public enum Mutant: String, CaseIterable, Sendable {
     case initEagerLoad = "init-eager-load"
     case initSilentWithoutSource = "init-silent-without-source"
@@ -53,4 +55,41 @@ public enum Mutant: String, CaseIterable, Sendable {
     case httpStoresNoStore = "http-stores-no-store"
     case httpStaleServedFresh = "http-stale-served-fresh"
     case httpJudgesDecodedLength = "http-judges-decoded-length"
+
+    // Generation 2: written blind (`PipelineMutants.generation2`).
+    case initChecksDiskOnCreation = "init-checks-disk-on-creation"
+    case initMissingSourceReportedOnce = "init-missing-source-reported-once"
+    case transCancelKeepsLoadingOverPrevious = "trans-cancel-keeps-loading-over-previous"
+    case cacheDiskHitNotPromoted = "cache-disk-hit-not-promoted"
+    case sourceReturnToLoadedIgnored = "source-return-to-loaded-ignored"
+    case sourceDecodeCoalescedByURL = "source-decode-coalesced-by-url"
+    case shareSourceChangeComparesURL = "share-source-change-compares-url"
+    case shareFirstSubscriberOwnsWork = "share-first-subscriber-owns-work"
+    case sharePriorityFixedAtFirstJoin = "share-priority-fixed-at-first-join"
+    case shareCancelledWorkKeptUntilUnwound = "share-cancelled-work-kept-until-unwound"
+    case errEmptyBodyIsTransportError = "err-empty-body-is-transport-error"
+    case errUnknownLengthTruncationKept = "err-unknown-length-truncation-kept"
+    case errFileTruncationKept = "err-file-truncation-kept"
+    case errFailedKeyCountsAsLoaded = "err-failed-key-counts-as-loaded"
+    case retryServerErrorsOnly = "retry-server-errors-only"
+    case retryConstantBackOff = "retry-constant-back-off"
+    case retryTransportRetriesToo = "retry-transport-retries-too"
+    case retrySleepIgnoresCancel = "retry-sleep-ignores-cancel"
+    case orderLateProgressAfterEnd = "order-late-progress-after-end"
+    case orderLateObserverMissesTerminal = "order-late-observer-misses-terminal"
+    case progressNotMonotonic = "progress-not-monotonic"
+    case progressUnknownTotalGuessed = "progress-unknown-total-guessed"
+    case memReadsKeepInsertionOrder = "mem-reads-keep-insertion-order"
+    case memReplaceCountsCostTwice = "mem-replace-counts-cost-twice"
+    case memInsertsWithoutCost = "mem-inserts-without-cost"
+    case memTrimSparesNewest = "mem-trim-spares-newest"
+    case diskKeyDropsQuery = "disk-key-drops-query"
+    case diskEvictsBeforeWrite = "disk-evicts-before-write"
+    case fetchFileProgressDropped = "fetch-file-progress-dropped"
+    case httpAgeDropped = "http-age-dropped"
+    case httpNoCacheTakenForNoStore = "http-no-cache-taken-for-no-store"
+    case httpExpiresIMFOnly = "http-expires-imf-only"
+    case httpMaxAgeZeroDropped = "http-max-age-zero-dropped"
+    case http304RefreshIgnored = "http-304-refresh-ignored"
+    case httpRevalidatedShownAsNetwork = "http-revalidated-shown-as-network"
 }

@@ -9,6 +9,7 @@ import Synchronization
 enum MutantParts {
     /// Puts `mutant`'s part into `configuration` (nothing for a bug that lives elsewhere).
     static func configure(_ configuration: inout ImagePipeline.Configuration, for mutant: Mutant?) {
+        if let mutant, BlindParts.configure(&configuration, for: mutant) { return }
         if let mutant, let transport = mistakenTransport(around: configuration.dependencies.transport,
                                                          disk: configuration.dependencies.diskCache, for: mutant) {
             configuration.dependencies.transport = transport

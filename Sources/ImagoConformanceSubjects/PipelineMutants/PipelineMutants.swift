@@ -1,5 +1,20 @@
 import Imago
 
+/// When a planted bug was written, relative to the checks that judge it: what its result means.
+public enum MutantGeneration: Int, Sendable, Comparable, CaseIterable {
+    /// Generation 1: planted for its rule's check, which was written (or fixed) until it caught
+    /// the bug in every run. That it is caught says the check does what it was built for, not
+    /// how often it catches a mistake nobody planted; `imago mutants` fails if one escapes.
+    case plantedForItsCheck = 1
+    /// Generation 2: written as the mistake it is before anyone knew whether a check catches it
+    /// (issue 24), across rules whose check builds one scenario of a broader contract. Measured,
+    /// not required: its catch rate estimates the suite's teeth against unplanted bugs, and an
+    /// escape does not fail `imago mutants`.
+    case writtenBlind = 2
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
 /// A bug planted in Imago's own code (`Mutant`), with the rule that must catch it.
 public struct PipelineMutant: Sendable {
     public let mutant: Mutant
@@ -10,18 +25,34 @@ public struct PipelineMutant: Sendable {
     public let subjects: [String]
     /// The bug, as a reviewer would describe it.
     public let bug: String
+    /// When it was written relative to its check (default `.plantedForItsCheck`, generation 1):
+    /// whether its rule must catch it (generation 1) or is only measured (generation 2).
+    public let generation: MutantGeneration
+
+    public init(mutant: Mutant, rule: String, subjects: [String], bug: String,
+                generation: MutantGeneration = .plantedForItsCheck) {
+        self.mutant = mutant
+        self.rule = rule
+        self.subjects = subjects
+        self.bug = bug
+        self.generation = generation
+    }
 
     public var name: String { mutant.rawValue }
 }
 
 /// Every planted bug of `make mutants` (Reports/mutants.md), at least one per rule.
 public enum PipelineMutants {
-    private static let plain = ["imago-data-none"]
-    private static let memory = ["imago-data-memory"]
-    private static let disk = ["imago-data-disk"]
-    private static let bothStrategies = ["imago-data-none", "imago-file-none"]
+    /// Every bug, generation 1 then generation 2.
+    public static let all: [PipelineMutant] = generation1 + generation2
 
-    public static let all: [PipelineMutant] = [
+    static let plain = ["imago-data-none"]
+    static let memory = ["imago-data-memory"]
+    static let disk = ["imago-data-disk"]
+    static let bothStrategies = ["imago-data-none", "imago-file-none"]
+
+    /// The bugs planted for their own rule's check (`MutantGeneration.plantedForItsCheck`).
+    public static let generation1: [PipelineMutant] = [
         .init(mutant: .initEagerLoad, rule: "INIT-1", subjects: plain,
               bug: "The adapter warms the cache as soon as it makes the model: a load before load()."),
         .init(mutant: .initSilentWithoutSource, rule: "INIT-2", subjects: plain,
