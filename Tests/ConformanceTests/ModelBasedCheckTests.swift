@@ -77,13 +77,15 @@ struct ModelBasedCheckTests {
         #expect(model.requests[.a] == 2)
     }
 
-    @Test("what the rules leave unsettled is skipped, and a declared profile changes the expectation")
+    @Test("operations on a model that does not exist are skipped, and a declared profile changes the expectation")
     func unsettledAndProfiles() {
         var model = PhaseModel(capabilities: [])
         _ = model.apply(.appear(nil))
         _ = model.apply(.load(model: 1))
         #expect(model.models[0].phase == .failure(.missingSource))
-        #expect(model.apply(.load(model: 1)).skipped != nil)
+        // A second load() without a source fails again (INIT-2 holds for every load()).
+        #expect(model.apply(.load(model: 1)).skipped == nil)
+        #expect(model.models[0].expected.map(\.phase) == [.empty, .failure(.missingSource), .failure(.missingSource)])
         #expect(model.apply(.cancel(model: 9)).skipped != nil)
         var quiet = PhaseModel(capabilities: [.staysEmptyWithoutSource])
         _ = quiet.apply(.appear(nil))

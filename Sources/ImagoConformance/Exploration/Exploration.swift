@@ -4,19 +4,22 @@
 /// Hypothesis' stateful testing, with a delta-debugging shrinker: remove a run of operations,
 /// keep the shorter sequence if it still fails).
 extension CheckRun {
-    /// Runs `budget.sequences` sequences made by `generate` (given this check's seeded generator
-    /// and the budget's longest length) through `replay`, which must run one sequence from a
+    /// Runs `budget.sequences` sequences (times `scale`, default 1, for a check whose sequences
+    /// are a few times cheaper than a phase sequence) made by `generate` (given this check's seeded
+    /// generator and the budget's longest length) through `replay`, which must run one sequence from a
     /// clean start (fresh loaders and routes; `trial` numbers the replays, so each can name its
     /// routes apart) and return the first divergence from the model, or nil. The first failing
     /// sequence is shrunk and the check fails with its rule, the numbered operations and the
     /// seed that replays it; the steps reported are the shortest replay's.
     public func explore<Operation: Sendable & CustomStringConvertible>(
+        sequencesPerBudgetSequence scale: Int = 1,
         generate: (inout SeededGenerator, Int) -> [Operation],
         replay: ([Operation], Int) async throws -> Divergence?
     ) async throws {
         var generator = SeededGenerator(seed: SeededGenerator.seed(seed, for: rule))
         var trial = 0
-        for sequence in 1...budget.sequences {
+        let sequences = budget.sequences * max(1, scale)
+        for sequence in 1...sequences {
             let operations = generate(&generator, budget.maxOperations)
             trial += 1
             beginTrial()
@@ -53,11 +56,11 @@ extension CheckRun {
             throw CheckFailed(reason: """
                 \(shortest.divergence.rule) (model): after operation \(shortest.divergence.operation), expected \
                 \(shortest.divergence.expected); observed \(shortest.divergence.observed). Operations: \
-                \(numbered.joined(separator: "  ")). Sequence \(sequence) of \(budget.sequences), shrunk from \
+                \(numbered.joined(separator: "  ")). Sequence \(sequence) of \(sequences), shrunk from \
                 \(operations.count) to \(shortest.operations.count) operations in \(replays) replays; replay it with \
                 `imago conform --seed \(seed) --subject \(subject.name) --rule \(rule)`
                 """, divergedRule: shortest.divergence.rule)
         }
-        note("\(budget.sequences) sequences (seed \(seed)) agreed with the model")
+        note("\(sequences) sequences (seed \(seed)) agreed with the model")
     }
 }

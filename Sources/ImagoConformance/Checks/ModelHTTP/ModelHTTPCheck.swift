@@ -10,7 +10,10 @@ extension ConformanceCheck {
         requires: [.diskCache, .httpFreshness]
     ) { run in
         let tally = HTTPUseTally()
+        // A case is one route and two or three loads, a few times cheaper than a phase sequence,
+        // and the header space is wide: five cases per sequence of the budget.
         try await run.explore(
+            sequencesPerBudgetSequence: 5,
             generate: { HTTPCaseOperation.generate(&$0, maxOperations: $1) },
             replay: { operations, trial in try await run.replayHTTPCase(operations, trial: trial, tally: tally) })
         run.note(tally.summary)

@@ -170,7 +170,8 @@ struct PhaseModel {
             if capabilities.contains(.staysEmptyWithoutSource) {
                 return Outcome(phaseOnReturn: [number: ([.empty], "INIT-2")], requestRule: "INIT-2", decodeRule: "INIT-2")
             }
-            if fromFailure { return Outcome(skipped: "a second load without a source (the rules do not say whether the failure is published again)") }
+            // Every load() without a source publishes the failure before returning (INIT-2), a
+            // second one too: an observer sees the attempt fail again.
             publish(number, .failure(.missingSource), "INIT-2", silence: "TRANS-1")
             return Outcome(phaseOnReturn: [number: ([.failure(.missingSource)], "INIT-2")], requestRule: "INIT-2", decodeRule: "INIT-2")
         }
@@ -254,11 +255,11 @@ struct PhaseModel {
     private mutating func respond(_ source: ModelSource, _ answer: ServerOutcome) -> Outcome {
         let outcome = Outcome(requestRule: "RETRY-1", decodeRule: "SHARE-2")
         guard let id = work(for: source), let work = works[id], !work.backingOff else { return outcome }
-        if [.unavailable, .truncated].contains(answer), work.retriesLeft > 0 {
+        if [.unavailable, .truncated, .truncatedChunked].contains(answer), work.retriesLeft > 0 {
             // A transient failure with retries left: the phase stays loading, the back-off starts.
             works[id]?.retriesLeft -= 1
             works[id]?.backingOff = true
-            if answer == .truncated { decodes = decodes.lowerBound...(decodes.upperBound + 1) }
+            if answer != .unavailable { decodes = decodes.lowerBound...(decodes.upperBound + 1) }
             return Outcome(requestRule: "RETRY-2", decodeRule: "SHARE-2")
         }
         works[id] = nil
@@ -275,14 +276,14 @@ struct PhaseModel {
         case .unavailable: (terminal, rule) = (.failure(.httpStatus(503)), "ERR-1")
         // A body that is cut short, empty or no image may reach a decoder before it fails (a
         // decoder fed while the body streams in starts at the first bytes): counted or not.
-        case .truncated: (terminal, rule) = (.failure(.transport), "ERR-3")
+        case .truncated, .truncatedChunked: (terminal, rule) = (.failure(.transport), "ERR-3")
         case .empty: (terminal, rule) = (.failure(.emptyData), "ERR-2")
         case .notAnImage: (terminal, rule) = (.failure(.decoding), "ERR-2")
         }
-        if [.truncated, .empty, .notAnImage].contains(answer) { decodes = decodes.lowerBound...(decodes.upperBound + 1) }
+        if [.truncated, .truncatedChunked, .empty, .notAnImage].contains(answer) { decodes = decodes.lowerBound...(decodes.upperBound + 1) }
         // With retries on, a failure that does not come is a retry that should not be: of a
         // non-transient failure (RETRY-1), or past the retries asked (RETRY-2).
-        let missingRule = !retries || answer == .image ? nil : [.unavailable, .truncated].contains(answer) ? "RETRY-2" : "RETRY-1"
+        let missingRule = !retries || answer == .image ? nil : [.unavailable, .truncated, .truncatedChunked].contains(answer) ? "RETRY-2" : "RETRY-1"
         for number in work.subscribers.sorted() {
             models[number - 1].work = nil
             publish(number, terminal, rule, silence: "TRANS-1", missingRule: missingRule)

@@ -18,6 +18,9 @@ public enum ServerOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
     case unavailable
     /// 200 whose connection closes after a few hundred bytes of the body (ERR-3; transient).
     case truncated
+    /// 200 with a chunked body (no Content-Length) whose connection closes after a few hundred
+    /// bytes, before the last chunk: cut short all the same (ERR-3; transient).
+    case truncatedChunked
     /// 200 with no body (ERR-2).
     case empty
     /// 200 with bytes that are no image (ERR-2).
@@ -30,6 +33,7 @@ public enum ServerOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .notFound: "404"
         case .unavailable: "503"
         case .truncated: "a body cut short"
+        case .truncatedChunked: "a chunked body cut short"
         case .empty: "an empty body"
         case .notAnImage: "bytes that are no image"
         }

@@ -48,6 +48,7 @@ enum PhaseSequences {
     /// The server's answer: the image half the time, a transient failure (503, a cut body) a
     /// quarter, each other way of failing now and then.
     private static func outcome(_ random: inout SeededGenerator) -> ServerOutcome {
-        random.pick([(.image, 5), (.notFound, 1), (.unavailable, 2), (.truncated, 1), (.empty, 1), (.notAnImage, 1)])
+        random.pick([(.image, 6), (.notFound, 1), (.unavailable, 2), (.truncated, 1), (.truncatedChunked, 1), (.empty, 1),
+                     (.notAnImage, 1)])
     }
 }

@@ -61,6 +61,9 @@ final class PhaseServer {
         // A few hundred bytes: a loader that resumes cut transfers (Range) would need more answers
         // than a sequence has to finish the image.
         case .truncated: route.faults?.closeAfterBytes = min(256, image.bytes.count / 4)
+        case .truncatedChunked:
+            route.faults?.closeAfterBytes = min(256, image.bytes.count / 4)
+            route.faults?.chunked = true
         case .empty: route.body = []
         case .notAnImage: route.body = Array("These bytes are no image.".utf8)
         }
