@@ -89,11 +89,14 @@ extension CacheSequenceReplay {
     /// held, and the bytes in its directory against the limit (DISK-4: after every write).
     func compareDisk(after what: String) async -> Divergence? {
         guard let reference = disk, let probe = loader.diskCache else { return nil }
-        let bytes = (try? DirectoryScan.files(in: run.context.cacheDirectory).reduce(0) { $0 + $1.size }) ?? 0
+        // The entries' files (named by the key's hash, DISK-2): a cache's own bookkeeping (Imago's
+        // `.lock` holds a change counter of a few bytes) is not what the size limit bounds.
+        let bytes = (try? DirectoryScan.files(in: run.context.cacheDirectory)
+            .filter { ConformanceCheck.namesEntry($0.url.lastPathComponent) }.reduce(0) { $0 + $1.size }) ?? 0
         let totalSize = await probe.totalSize
         if bytes > limits.diskSize || totalSize > limits.diskSize {
             return divergence("DISK-4", "after \(what) at most \(limits.diskSize) bytes on disk (the size limit holds after every write)",
-                              "\(bytes) bytes in the cache directory (totalSize \(totalSize))")
+                              "\(bytes) bytes of entries in the cache directory (totalSize \(totalSize))")
         }
         let count = await probe.entryCount
         if count < reference.certainCount {

@@ -253,14 +253,16 @@ struct PhaseModel {
 
     /// The server answers `source`'s held requests: the live work's subscribers end.
     private mutating func respond(_ source: ModelSource, _ answer: ServerOutcome) -> Outcome {
-        let outcome = Outcome(requestRule: "RETRY-1", decodeRule: "SHARE-2")
+        // An answer adds no request of its own (a retry's comes when the back-off ends), so the
+        // rule of the operation that caused a late request stands.
+        let outcome = Outcome(requestRule: nil, decodeRule: "SHARE-2")
         guard let id = work(for: source), let work = works[id], !work.backingOff else { return outcome }
         if [.unavailable, .truncated, .truncatedChunked].contains(answer), work.retriesLeft > 0 {
             // A transient failure with retries left: the phase stays loading, the back-off starts.
             works[id]?.retriesLeft -= 1
             works[id]?.backingOff = true
             if answer != .unavailable { decodes = decodes.lowerBound...(decodes.upperBound + 1) }
-            return Outcome(requestRule: "RETRY-2", decodeRule: "SHARE-2")
+            return Outcome(requestRule: nil, decodeRule: "SHARE-2")
         }
         works[id] = nil
         let terminal: ExpectedPhase

@@ -112,7 +112,10 @@ final class PhaseReplay {
             let recorder = live.recorder
             if let divergence = await comparePhases("model \(index + 1)", folded(expected.expected), expected.silence,
                                                     { recorder.phases }, number) {
-                return divergence
+                // A request the model did not expect (a duplicate fetch arriving late) is held at
+                // the next answer's gate, so a publication that never comes is its consequence:
+                // name the cause.
+                return extraRequest(number) ?? divergence
             }
             for (start, late) in zip(expected.lateObservers, lateRecorders[index + 1] ?? []) {
                 // Everything a late observer or stream misses, repeats or gets wrong breaks ORDER-2.
@@ -167,6 +170,20 @@ final class PhaseReplay {
                               observed: "\(decodes)")
         }
         return await diskDivergence(number)
+    }
+
+    /// A source whose server saw more requests than the model allows, as a divergence under the
+    /// rule of the operation that could have added it; nil when there is none.
+    private func extraRequest(_ number: Int) -> Divergence? {
+        for source in ModelSource.allCases {
+            let expected = reference.requests[source, default: 0]
+            let seen = run.requests(server.sources[source]!)
+            if seen > expected {
+                return Divergence(rule: reference.requestRules[source] ?? "SHARE-1", operation: number,
+                                  expected: "\(expected) request(s) for \(source)", observed: "\(seen)")
+            }
+        }
+        return nil
     }
 
     /// Compares what `recorder` received (folded) with `want`; `silence` is the rule a further
