@@ -147,19 +147,27 @@ example: deps
 	done
 	swift test --package-path $(EXAMPLE) --skip-build
 
-# Determinism (issue 13): every Imago configuration, every rule, CONFORM_RUNS times (default 3)
-# in one process; exits 1 when any verdict differs between runs (each flip is printed on stderr
-# as `FLIP SHARE-4 on imago-data-memory: pass 2, fail 1`) or when a configuration fails a rule.
-# The report goes to .build/conformance-repeat.md and the results, line by line as they come,
-# to .build/conformance-repeat.jsonl. Measured: 3 min 4 s on a 2-core machine shared with other
-# builds (about a minute per run; the disk configurations take longest, about 10 s each), before
-# the four decode-while-streaming configurations (imago-stream-*) were added; not measured since.
+# Determinism (issue 13): every Imago configuration, every rule, CONFORM_RUNS times (default 3);
+# exits 1 when any verdict differs between runs (each flip is printed on stderr as
+# `FLIP SHARE-4 on imago-data-memory: pass 2, fail 1`) or when a configuration fails a rule. Two
+# processes side by side, each with half of the configurations (no cache and both caches; memory
+# only and disk only): the checks mostly wait on gates, sockets and settle windows (a run takes
+# about 4 s of CPU for each minute), so two halve the wall time for little CPU, and each verdict
+# must hold with the other busy anyway. The reports go to .build/conformance-repeat-{1,2}.md and
+# the results, line by line as they come, to .build/conformance-repeat-{1,2}.jsonl.
 CONFORM_RUNS ?= 3
 IMAGO_SUBJECTS := $(foreach strategy,data file stream,$(foreach caches,none memory disk memory+disk,imago-$(strategy)-$(caches)))
+CONFORM_HALF_1 := $(foreach strategy,data file stream,$(foreach caches,none memory+disk,imago-$(strategy)-$(caches)))
+CONFORM_HALF_2 := $(filter-out $(CONFORM_HALF_1),$(IMAGO_SUBJECTS))
 conform-repeat: deps
 	swift build --product imago
-	.build/debug/imago conform --repeat $(CONFORM_RUNS) $(foreach subject,$(IMAGO_SUBJECTS),--subject $(subject)) \
-	  --out .build/conformance-repeat.md --jsonl .build/conformance-repeat.jsonl
+	.build/debug/imago conform --repeat $(CONFORM_RUNS) $(foreach subject,$(CONFORM_HALF_1),--subject $(subject)) \
+	  --out .build/conformance-repeat-1.md --jsonl .build/conformance-repeat-1.jsonl & first=$$!; \
+	.build/debug/imago conform --repeat $(CONFORM_RUNS) $(foreach subject,$(CONFORM_HALF_2),--subject $(subject)) \
+	  --out .build/conformance-repeat-2.md --jsonl .build/conformance-repeat-2.jsonl; second=$$?; \
+	wait $$first; first=$$?; \
+	echo "conform-repeat: exit $$first ($(CONFORM_HALF_1)), $$second ($(CONFORM_HALF_2))"; \
+	test $$first = 0 && test $$second = 0
 
 # Mutation testing of Imago's own pipeline (issue 13): each planted bug is a part of the
 # harness's (ImagoConformanceSubjects/PipelineMutants) given to Imago in place of its own; Imago

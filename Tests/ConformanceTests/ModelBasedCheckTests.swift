@@ -30,6 +30,28 @@ struct ModelBasedCheckTests {
         #expect(a.first == .appear(.a))
     }
 
+    @Test("a loader with several fetch strategies gets one per sequence, chosen before any model")
+    func fetchStrategies() {
+        let capabilities: LoaderCapabilities = [.selectableFetchStrategy, .decodesWhileStreaming]
+        var chosen: Set<LoaderContext.FetchStrategy> = []
+        for seed in 0..<24 {
+            var random = SeededGenerator(seed: UInt64(seed))
+            let operations = PhaseSequences.generate(&random, maxOperations: 8, capabilities: capabilities)
+            guard case .fetchWith(let strategy) = operations.first else {
+                Issue.record("sequence \(seed) starts with \(String(describing: operations.first))")
+                continue
+            }
+            chosen.insert(strategy)
+            #expect(operations.dropFirst().first == .appear(.a))
+        }
+        #expect(chosen == [.data, .file, .stream])
+        var model = PhaseModel(capabilities: capabilities)
+        #expect(model.apply(.fetchWith(.stream)).skipped == nil)
+        _ = model.apply(.appear(.a))
+        // Once a model exists the loader is made: a shrunk sequence that moved it is skipped.
+        #expect(model.apply(.fetchWith(.file)).skipped != nil)
+    }
+
     @Test("coalesced loads make one request and one decode; each subscriber gets the image")
     func coalescing() {
         var model = PhaseModel(capabilities: [.memoryCache])

@@ -103,6 +103,9 @@ struct PhaseModel {
 
     private mutating func transition(_ operation: PhaseOperation) -> Outcome {
         switch operation {
+        case .fetchWith:
+            guard models.isEmpty else { return Outcome(skipped: "a fetch strategy is chosen when the loader is made") }
+            return Outcome(requestRule: nil, decodeRule: "FETCH-3")
         case .appear(let source):
             models.append(Model(source: source))
             return Outcome(phaseOnReturn: [models.count: ([.empty], "INIT-1")], requestRule: "INIT-1", decodeRule: "INIT-1")
@@ -111,7 +114,7 @@ struct PhaseModel {
             return load(number, isRetry: { if case .retry = operation { true } else { false } }())
         case .cancel(let number):
             guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
-            return reset(number, source: models[number - 1].source, rule: "TRANS-4", silence: "TRANS-3")
+            return reset(number, source: models[number - 1].source, .cancel)
         case .setSource(let number, let source):
             guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
             guard source != models[number - 1].source else {
@@ -121,7 +124,7 @@ struct PhaseModel {
             if capabilities.contains(.reloadsOnSourceChange), source != nil {
                 return reload(number, to: source)
             }
-            return reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", always: true)
+            return reset(number, source: source, .sourceChange)
         case .observe(let number):
             guard models.indices.contains(number - 1), models[number - 1].alive else { return Outcome(skipped: "no such model") }
             models[number - 1].lateObservers.append(models[number - 1].expected.count - 1)
@@ -144,7 +147,7 @@ struct PhaseModel {
         case .restart:
             var outcome = Outcome(requestRule: nil, decodeRule: "TRANS-3")
             for number in models.indices.map({ $0 + 1 }) where models[number - 1].alive {
-                let reset = reset(number, source: models[number - 1].source, rule: "TRANS-4", silence: "TRANS-3")
+                let reset = reset(number, source: models[number - 1].source, .cancel)
                 outcome.phaseOnReturn.merge(reset.phaseOnReturn) { $1 }
                 models[number - 1].alive = false
             }
@@ -211,8 +214,22 @@ struct PhaseModel {
     /// `cancel()`, a source change (`always`: the source changes, the phase resets whatever it
     /// was; `publishes` false: AsyncImage's reload, which publishes no `empty`) or a restart:
     /// leaves the shared work, and closes it if nobody is left on it.
-    private mutating func reset(_ number: Int, source: ModelSource?, rule: String, silence: String,
-                                always: Bool = false, publishes: Bool = true) -> Outcome {
+    /// Why a model leaves its work, which decides what it publishes (TRANS-4 judges the phase on
+    /// return) and the rule that keeps it silent afterwards.
+    private enum Leaving {
+        /// `cancel()`, or a restart: `empty` if it was loading, then nothing (TRANS-3).
+        case cancel
+        /// `setSource(_:)` to another source: `empty` whatever it showed, then nothing of the old
+        /// source (SOURCE-1).
+        case sourceChange
+        /// AsyncImage's reload (`.reloadsOnSourceChange`): no `empty`; the new attempt follows at once.
+        case reload
+
+        var silence: String { self == .cancel ? "TRANS-3" : "SOURCE-1" }
+    }
+
+    private mutating func reset(_ number: Int, source: ModelSource?, _ leaving: Leaving) -> Outcome {
+        let (rule, silence) = ("TRANS-4", leaving.silence)
         let phase = models[number - 1].phase
         let wasLoading = phase == .loading
         if let id = models[number - 1].work {
@@ -222,12 +239,12 @@ struct PhaseModel {
                 // A work waiting out a back-off has no request open to close (RETRY-2: and makes no more).
                 if works[id]?.backingOff == false { abandonedRequests += 1 }
                 works[id] = nil
-                closeRule = silence == "SOURCE-1" ? "SOURCE-1" : "SHARE-3"
+                closeRule = leaving == .cancel ? "SHARE-3" : "SOURCE-1"
             }
             models[number - 1].work = nil
         }
         models[number - 1].source = source
-        if publishes, wasLoading || always {
+        if leaving == .sourceChange || (leaving == .cancel && wasLoading) {
             publish(number, .empty, rule, silence: silence)
             return Outcome(phaseOnReturn: [number: ([.empty], rule)], requestRule: nil, decodeRule: "TRANS-3")
         }
@@ -242,7 +259,7 @@ struct PhaseModel {
     /// still show the phase it had.
     private mutating func reload(_ number: Int, to source: ModelSource?) -> Outcome {
         let kept = models[number - 1].phase
-        _ = reset(number, source: source, rule: "TRANS-4", silence: "SOURCE-1", publishes: false)
+        _ = reset(number, source: source, .reload)
         models[number - 1].phase = .empty
         var outcome = load(number, isRetry: false)
         if let onReturn = outcome.phaseOnReturn[number] {

@@ -44,6 +44,11 @@ public enum ServerOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
 /// makes them, as the steps number them; an operation on a model that does not exist (a
 /// shrunk sequence removed its `appear`) is skipped.
 public enum PhaseOperation: Sendable, Hashable, CustomStringConvertible {
+    /// The loader is made with this fetch strategy (one of `LoaderCapabilities.fetchStrategies`,
+    /// for a loader that offers more than one): FETCH-3 asks every strategy for the same phases,
+    /// so the model's expectations do not change. Only a sequence's first operation; anywhere
+    /// else the model skips it.
+    case fetchWith(LoaderContext.FetchStrategy)
     /// A new model (a view appearing) for the source, or none.
     case appear(ModelSource?)
     /// `load()` on the model.
@@ -73,6 +78,7 @@ public enum PhaseOperation: Sendable, Hashable, CustomStringConvertible {
     /// `load model 1`, `server answers A with 404`, …
     public var description: String {
         switch self {
+        case .fetchWith(let strategy): "the loader fetches with the \(strategy.rawValue) strategy"
         case .appear(let source): "a model appears for \(source.map(\.description) ?? "no source")"
         case .load(let model): "load model \(model)"
         case .cancel(let model): "cancel model \(model)"

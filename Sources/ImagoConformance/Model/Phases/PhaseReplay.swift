@@ -66,6 +66,10 @@ final class PhaseReplay {
 
     private func perform(_ operation: PhaseOperation) throws {
         switch operation {
+        case .fetchWith(let strategy):
+            // The model let it through, so no model exists yet: the loader is made again.
+            run.context.fetchStrategy = strategy
+            loader = try run.loader()
         case .appear(let source):
             models.append(run.model(loader, source.map { server.sources[$0]! }))
         case .load(let number): models[number - 1]?.model.load()

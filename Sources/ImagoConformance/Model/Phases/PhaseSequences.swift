@@ -8,6 +8,14 @@ enum PhaseSequences {
         var model = PhaseModel(capabilities: capabilities)
         var operations: [PhaseOperation] = []
         let length = Int.random(in: max(4, maxOperations / 2)...maxOperations, using: &random)
+        // A loader with several strategies gets one per sequence (FETCH-3: each must publish
+        // what the model predicts); the shrinker drops it when the divergence does not need it.
+        let strategies = capabilities.fetchStrategies
+        if strategies.count > 1 {
+            let strategy = PhaseOperation.fetchWith(random.pick(strategies.map { ($0, 1) }))
+            _ = model.apply(strategy)
+            operations.append(strategy)
+        }
         let first = PhaseOperation.appear(.a)
         _ = model.apply(first)
         operations.append(first)
