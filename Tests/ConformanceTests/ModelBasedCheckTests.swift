@@ -52,6 +52,21 @@ struct ModelBasedCheckTests {
         #expect(model.apply(.fetchWith(.file)).skipped != nil)
     }
 
+    @Test("previews within an attempt must gain detail and fit the image; a new attempt starts over")
+    func previewsWithinAnAttempt() {
+        let image = [ImageFingerprint(width: 320, height: 240, digest: "")]
+        func loading(_ detail: Int?, _ width: Int = 40) -> ObservedPhase {
+            .loading(received: nil, expected: nil, previous: nil,
+                     preview: detail.map { ObservedPreview(detail: $0, width: width, height: 30) })
+        }
+        let sound: [ObservedPhase] = [.empty, loading(nil), loading(1), loading(1), loading(3), .empty, loading(1), loading(2)]
+        #expect(AttemptProblems.previews(sound, largest: image) == nil)
+        #expect(AttemptProblems.previews([loading(2), loading(1)], largest: image) == "preview 2 40x30, then preview 1 40x30")
+        #expect(AttemptProblems.previews([loading(1, 640)], largest: image) == "preview 1 640x30 is larger than the image")
+        #expect(AttemptProblems.progress([.loading(received: 10, expected: 20, previous: nil),
+                                          .loading(received: 5, expected: 20, previous: nil)]) == "received 10, then 5")
+    }
+
     @Test("coalesced loads make one request and one decode; each subscriber gets the image")
     func coalescing() {
         var model = PhaseModel(capabilities: [.memoryCache])

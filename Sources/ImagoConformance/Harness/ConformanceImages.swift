@@ -13,6 +13,14 @@ public struct ConformanceImage: Sendable {
     init(_ image: ShippedImage) throws(ShippedImageError) {
         (bytes, fingerprint) = try ShippedImageStore.exact(image)
     }
+
+    /// A streamed PNG (exact pixels) as an image the harness serves.
+    init(_ png: StreamedImage) throws(ShippedImageError) {
+        guard png.contentType == "image/png", let fingerprint = png.fingerprint else {
+            throw .corrupt("a \(png.contentType) image", reason: "only a PNG's pixels are exact")
+        }
+        (bytes, self.fingerprint) = (png.bytes, fingerprint)
+    }
 }
 
 /// The images checks serve: small and fast to decode, distinct from each other. Procedural

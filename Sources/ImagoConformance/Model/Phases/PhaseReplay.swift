@@ -22,7 +22,7 @@ final class PhaseReplay {
 
     init(run: CheckRun, trial: Int, operations: [PhaseOperation]) throws {
         self.run = run
-        server = PhaseServer(run: run, trial: trial, operations: operations)
+        server = try PhaseServer(run: run, trial: trial, operations: operations)
         reference = PhaseModel(capabilities: run.subject.capabilities)
         // Each replay is a new app: empty directories, so no earlier replay's entries answer.
         run.context = try run.newContext()
@@ -30,6 +30,8 @@ final class PhaseReplay {
             run.context.maxRetries = PhaseModel.retriesAsked
             run.context.retryDelay = .seconds(1)
         }
+        // Previews as often as passes complete, so a sequence's interlaced answers make some.
+        if run.subject.capabilities.contains(.progressivePreviews) { run.context.previewInterval = .zero }
         loader = try run.loader()
         closedBefore = run.server.counters.connectionsClosedByClient
     }
@@ -217,9 +219,13 @@ final class PhaseReplay {
             return Divergence(rule: want[seen.count].missingRule ?? want[seen.count].rule, operation: number,
                               expected: "\(model) to publish \(want[seen.count].phase) (within \(patience))", observed: transcript)
         }
-        if let problem = progressProblem(read()) {
+        if let problem = AttemptProblems.progress(read()) {
             return Divergence(rule: "PROGRESS-1", operation: number, expected: "progress that never decreases within an attempt "
                               + "and never exceeds its total", observed: "\(model): \(problem)")
+        }
+        if let problem = AttemptProblems.previews(read(), largest: ModelSource.allCases.map { server.image($0).fingerprint }) {
+            return Divergence(rule: "PREVIEW-1", operation: number, expected: "each new preview of an attempt more detailed than "
+                              + "the one before and no larger than the image", observed: "\(model): \(problem)")
         }
         if seen.count > want.count {
             return Divergence(rule: silence, operation: number,
@@ -256,19 +262,6 @@ final class PhaseReplay {
             return Divergence(rule: entries > reference.disk.count ? "DISK-3" : "CACHE-2", operation: number,
                               expected: "\(reference.disk.count) disk entries (\(reference.disk.sorted { $0.rawValue < $1.rawValue }))",
                               observed: "\(entries)")
-        }
-        return nil
-    }
-
-    /// The first run of consecutive `loading` phases (one attempt's) whose received bytes go down
-    /// or pass the expected total, described; nil when progress is sound.
-    private func progressProblem(_ phases: [ObservedPhase]) -> String? {
-        var last: Int?
-        for phase in phases {
-            guard case .loading(let received, let expected, _, _) = phase else { last = nil; continue }
-            if let received, let expected, received > expected { return "received \(received) of \(expected)" }
-            if let received, let previous = last, received < previous { return "received \(previous), then \(received)" }
-            last = received ?? last
         }
         return nil
     }

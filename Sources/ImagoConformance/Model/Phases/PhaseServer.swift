@@ -14,18 +14,28 @@ final class PhaseServer {
     /// Requests each source had when its current gate was installed.
     private var requestsBeforeGate: [ModelSource: Int] = [:]
     private(set) var sources: [ModelSource: ConformanceSource] = [:]
+    /// The image each source serves when it answers with `.image`.
+    private let images: [ModelSource: ConformanceImage]
 
-    init(run: CheckRun, trial: Int, operations: [PhaseOperation]) {
+    init(run: CheckRun, trial: Int, operations: [PhaseOperation]) throws {
         self.run = run
         self.trial = trial
+        // For a loader with previews, B is the Adam7-interlaced PNG PREVIEW-1 serves (320×240,
+        // stored, 7 passes, about 300 KB, so it arrives in several pieces): its previews are
+        // judged wherever a sequence makes them (PREVIEW-1), though none is required.
+        let b = run.subject.capabilities.contains(.progressivePreviews)
+            ? try ConformanceImage(StreamedImage.png(seed: 42, width: 320, height: 240, interlaced: true))
+            : run.images.other
+        images = [.a: run.images.small, .b: b]
         var answers: [ModelSource: [ServerOutcome]] = [:]
         for case .respond(let source, let outcome) in operations { answers[source, default: []].append(outcome) }
         self.answers = answers
         for source in ModelSource.allCases { install(source) }
     }
 
-    /// The image each source serves when it answers with `.image`.
-    func image(_ source: ModelSource) -> ConformanceImage { source == .a ? run.images.small : run.images.other }
+    /// The image each source serves when it answers with `.image`: A the suite's `small` PNG, B
+    /// its `other` one, or for a loader with previews an interlaced PNG.
+    func image(_ source: ModelSource) -> ConformanceImage { images[source]! }
 
     /// Releases every request held for `source` with its planned answer, then holds the next ones.
     func respond(_ source: ModelSource) {
