@@ -22,7 +22,7 @@ struct MutantRunCommand: AsyncParsableCommand {
     var runs = 20
 
     @Option(help: "Seed of the model-based checks in the first run (default: a new random one).")
-    var seed: UInt64 = .random(in: .min ... .max)
+    var seed: UInt64?
 
     @Option(name: .customLong("rule"), help: "Only these rules or families in the first run, e.g. MODEL (repeatable; default: every rule).")
     var rules: [String] = []
@@ -39,6 +39,7 @@ struct MutantRunCommand: AsyncParsableCommand {
             planted = nil
         }
         ActiveMutant.switchOn(planted?.mutant)
+        let modelSeed = seed ?? .random(in: .min ... .max)
         var outcomes: [MutantRunResult.SubjectOutcome] = []
         for name in subjects {
             guard let subject = ImagoSubjects.all.first(where: { $0.name == name }) else {
@@ -46,7 +47,7 @@ struct MutantRunCommand: AsyncParsableCommand {
             }
             // The model-based checks shrink a failing sequence with few replays here: the report
             // needs what caught the bug and the rule, not the shortest sequence.
-            let runner = ConformanceRunner(seed: seed, budget: ExplorationBudget(shrinkReplays: 4))
+            let runner = ConformanceRunner(seed: modelSeed, budget: ExplorationBudget(shrinkReplays: 4))
             let first = try await (rules.isEmpty ? runner : runner.only(rules)).run(subject)
             var caught = 0
             var evidence: String?
@@ -62,7 +63,7 @@ struct MutantRunCommand: AsyncParsableCommand {
             let divergences = first.results.filter { ConformanceCheck.isModelBased($0.rule) && $0.status.isFailing }
                 .reduce(into: [String: String]()) { $0[$1.rule] = $1.divergedRule ?? "?" }
             outcomes.append(.init(subject: name, firstRunFailures: first.failedRules, caught: caught, evidence: evidence,
-                                  modelDivergences: divergences, modelSeed: seed))
+                                  modelDivergences: divergences, modelSeed: modelSeed))
         }
         let result = MutantRunResult(mutant: planted?.name, rule: planted?.rule, runs: planted == nil ? 1 : max(runs, 1),
                                      subjects: outcomes)

@@ -72,12 +72,6 @@ extension ConformanceCheck {
         let hasProbe: Bool
     }
 
-    private struct WeakObject {
-        let name: String
-        weak var object: AnyObject?
-        var isReleased: Bool { object == nil }
-    }
-
     /// Loads through memory hits, the disk cache (a second instance, when there is one), a
     /// cancelled load and a load abandoned while its response is held, and returns nothing
     /// but weak references: every strong one ends with this function. (The recorders keep
@@ -104,22 +98,9 @@ extension ConformanceCheck {
         models += held.models.map(\.model)
         try run.expectSuccess(models[0].phase, images.small, "first load")
 
-        var watched: [WeakObject] = []
         // Named as the steps name them ("loader 2", "model 3"), so evidence and steps agree.
-        for (index, instance) in loaders.enumerated() {
-            let label = (instance as? RecordingLoader)?.label ?? "loader \(index + 1)"
-            watched.append(WeakObject(name: "\(label) (the check's wrapper)", object: instance))
-            for (part, object) in (instance.lifetime?.loaderObjects ?? []).enumerated() {
-                watched.append(WeakObject(name: "\(label) \(type(of: object)) #\(part + 1)", object: object))
-            }
-        }
-        for (index, model) in models.enumerated() {
-            let label = (model as? RecordingModel)?.label ?? "model \(index + 1)"
-            watched.append(WeakObject(name: "\(label) (the check's wrapper)", object: model))
-            for object in loader.lifetime?.objects(behind: model) ?? [] {
-                watched.append(WeakObject(name: "\(label) \(type(of: object))", object: object))
-            }
-        }
+        let watched = loaders.enumerated().flatMap { WeakObject.parts(of: $0.element, fallback: "loader \($0.offset + 1)") }
+            + models.enumerated().flatMap { WeakObject.parts(of: $0.element, on: loader, fallback: "model \($0.offset + 1)") }
         run.note("phases before release: " + models.enumerated().map { index, model in
             "\((model as? RecordingModel)?.label ?? "model \(index + 1)") \(model.phase)"
         }.joined(separator: ", "))

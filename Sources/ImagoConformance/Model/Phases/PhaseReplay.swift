@@ -17,6 +17,9 @@ final class PhaseReplay {
     /// The last operation's expectations: the final comparison, after the settle window, blames
     /// a late decode on it.
     private var lastOutcome = PhaseModel.Outcome()
+    /// Every loader and model the replay made, weakly: once the replay lets go of them, with
+    /// requests still held and back-offs still asleep, none may stay reachable (MEM-5).
+    private var made: [WeakObject] = []
     /// How long a predicted publication, request or close may take before it counts as missing.
     private let patience = Duration.seconds(5)
 
@@ -33,6 +36,7 @@ final class PhaseReplay {
         // Previews as often as passes complete, so a sequence's interlaced answers make some.
         if run.subject.capabilities.contains(.progressivePreviews) { run.context.previewInterval = .zero }
         loader = try run.loader()
+        made = WeakObject.parts(of: loader, fallback: "loader")
         closedBefore = run.server.counters.connectionsClosedByClient
     }
 
@@ -58,12 +62,30 @@ final class PhaseReplay {
             if restarts {
                 models = models.map { _ in nil }
                 loader = try run.loader()
+            made = WeakObject.parts(of: loader, fallback: "loader")
+                made += WeakObject.parts(of: loader, fallback: "loader")
                 if let divergence = await memoryDivergence(number) { return divergence }
                 if let divergence = await diskDivergence(number) { return divergence }
             }
         }
         await run.settle()
-        return await compare(lastOutcome, operations.count, caches: true)
+        if let divergence = await compare(lastOutcome, operations.count, caches: true) { return divergence }
+        return try await leftReachable(operations.count)
+    }
+
+    /// MEM-5 after the whole sequence: the replay lets go of its loader and models (held
+    /// requests unanswered, back-offs asleep) and everything it made must become unreachable.
+    private func leftReachable(_ number: Int) async throws -> Divergence? {
+        for late in lateRecorders.values.joined() { late.stream?.stop() }
+        lateRecorders = [:]
+        models = []
+        loader = try run.loader()   // a new one in its place, made after the watch list: not watched
+        let watched = made
+        guard await !waitUntil(timeout: patience, { watched.allSatisfy(\.isReleased) }) else { return nil }
+        return Divergence(rule: "MEM-5", operation: number,
+                          expected: "nothing the replay made reachable once it released its loader and models",
+                          observed: "still reachable after \(patience): "
+                              + watched.filter { !$0.isReleased }.map(\.name).joined(separator: ", "))
     }
 
     private func perform(_ operation: PhaseOperation) throws {
@@ -73,7 +95,9 @@ final class PhaseReplay {
             run.context.fetchStrategy = strategy
             loader = try run.loader()
         case .appear(let source):
-            models.append(run.model(loader, source.map { server.sources[$0]! }))
+            let made = run.model(loader, source.map { server.sources[$0]! })
+            models.append(made)
+            self.made += WeakObject.parts(of: made.0, on: loader, fallback: "model \(models.count)")
         case .load(let number): models[number - 1]?.model.load()
         case .retry(let number): models[number - 1]?.model.retry()
         case .cancel(let number): models[number - 1]?.model.cancel()
