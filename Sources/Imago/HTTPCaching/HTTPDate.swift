@@ -41,10 +41,19 @@ enum HTTPDate {
               let month = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
               let day = number(bytes[5..<7]), let year = number(bytes[12..<16]),
               let hour = number(bytes[17..<19]), let minute = number(bytes[20..<22]), let second = number(bytes[23..<25]),
-              (1...31).contains(day), hour < 24, minute < 60, second < 61
+              (1...daysIn(month: month + 1, year: year)).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         let days = daysFromCivil(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + min(second, 59)))
+    }
+
+    /// 28 to 31: "31 Feb" names no day, and is no date (it is not 3 March).
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static func number(_ digits: ArraySlice<UInt8>) -> Int? {

@@ -23,4 +23,15 @@ struct HTTPDateTests {
             #expect(calendar.dateComponents(in: TimeZone(identifier: "GMT")!, from: parsed).year == expected, "\(twoDigits)")
         }
     }
+
+    /// A day the month does not have is no date (it was read as the days after the month's end).
+    @Test("IMF-fixdates name real days only", arguments: [
+        ("Sat, 31 Feb 2026 00:00:00 GMT", false), ("Thu, 29 Feb 2024 00:00:00 GMT", true),
+        ("Sun, 29 Feb 2026 00:00:00 GMT", false), ("Tue, 29 Feb 2000 00:00:00 GMT", true),
+        ("Thu, 29 Feb 2100 00:00:00 GMT", false), ("Sat, 31 Apr 2026 00:00:00 GMT", false),
+        ("Fri, 31 Jul 2026 00:00:00 GMT", true),
+    ])
+    func realDays(_ text: String, _ isDate: Bool) {
+        #expect((HTTPDate.parse(text) != nil) == isDate, "\(text)")
+    }
 }
