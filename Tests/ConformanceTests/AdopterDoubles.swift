@@ -3,31 +3,16 @@ import ImagoConformanceSubjects
 
 /// Loaders an adopter might have written: the bug-free toy loader with one thing changed in
 /// its models, to show what a report says about that change.
-@MainActor
-final class AlteredLoader: LoaderUnderTest {
-    private let inner: any LoaderUnderTest
-    private let alter: @MainActor (any ModelUnderTest, ConformanceSource?) -> any ModelUnderTest
-
-    init(_ inner: any LoaderUnderTest, alter: @escaping @MainActor (any ModelUnderTest, ConformanceSource?) -> any ModelUnderTest) {
-        self.inner = inner
-        self.alter = alter
-    }
-
+enum AlteredLoader {
     /// A subject named `name` of the toy reference's capabilities whose models `alter` changes.
+    @MainActor
     static func subject(_ name: String, alter: @escaping @MainActor @Sendable (any ModelUnderTest, ConformanceSource?) -> any ModelUnderTest)
         -> ConformanceSubject {
         let toy = MutantSubjects.reference
         return ConformanceSubject(name: name, capabilities: toy.capabilities) { context in
-            AlteredLoader(try toy.makeLoader(context), alter: alter)
+            ModelWrappingLoader(try toy.makeLoader(context), wrap: alter)
         }
     }
-
-    func makeModel(source: ConformanceSource?) -> any ModelUnderTest { alter(inner.makeModel(source: source), source) }
-    var decodeCount: Int { get async { await inner.decodeCount } }
-    var memoryCache: (any MemoryCacheProbe)? { inner.memoryCache }
-    var diskCache: (any DiskCacheProbe)? { inner.diskCache }
-    var queuedFetchCount: Int? { get async { await inner.queuedFetchCount } }
-    var memoryPressure: (any MemoryPressureProbe)? { inner.memoryPressure }
 }
 
 /// Forwards every call, except that `setSource(_:)` is ignored while the model shows an image:

@@ -9,26 +9,9 @@ public enum CrashingSubject {
 
     public static var subject: ConformanceSubject {
         ConformanceSubject(name: name, kind: .other, capabilities: MutantSubjects.capabilities) { context in
-            CrashingLoader(try ToyLoader(context: context, bugs: []))
+            ModelWrappingLoader(try ToyLoader(context: context, bugs: [])) { CrashingModel($0, source: $1) }
         }
     }
-}
-
-@MainActor
-private final class CrashingLoader: LoaderUnderTest {
-    private let inner: any LoaderUnderTest
-
-    init(_ inner: any LoaderUnderTest) { self.inner = inner }
-
-    func makeModel(source: ConformanceSource?) -> any ModelUnderTest {
-        CrashingModel(inner.makeModel(source: source), source: source)
-    }
-
-    var decodeCount: Int { get async { await inner.decodeCount } }
-    var memoryCache: (any MemoryCacheProbe)? { inner.memoryCache }
-    var diskCache: (any DiskCacheProbe)? { inner.diskCache }
-    var queuedFetchCount: Int? { get async { await inner.queuedFetchCount } }
-    var memoryPressure: (any MemoryPressureProbe)? { inner.memoryPressure }
 }
 
 @MainActor
