@@ -179,7 +179,9 @@ final class PhaseReplay {
         }
         let clock = run.context.clock
         let sleepers = reference.backingOff
-        if sleepers > 0, await !waitUntil(timeout: patience, { clock.sleeperCount >= sleepers }) {
+        // As many as the model has in back-off: fewer is a back-off not on the injected clock, more
+        // a sleep that cancel() did not end (RETRY-2 asks it to end the sleep, not to outlast it).
+        if reference.retries, await !waitUntil(timeout: patience, { clock.sleeperCount == sleepers }) {
             return Divergence(rule: "RETRY-2", operation: number,
                               expected: "\(sleepers) back-off(s) asleep on the injected clock (LoaderContext.clock)",
                               observed: "\(clock.sleeperCount)")
