@@ -64,11 +64,13 @@ enum HTTPCaseOperation: Sendable, Hashable, CustomStringConvertible {
     private static func signed(_ value: Int64) -> String { value < 0 ? "− \(-value)" : "+ \(value)" }
 
     /// A case: one to five header fields (the first, in three cases of four, an explicit max-age,
-    /// Expires, no-store or no-cache), two uses, and in a third of the cases a refresh and a third use.
+    /// Expires, no-store or no-cache), two uses, and in a third of the cases a refresh and two more.
     /// `maxOperations` (the budget's) caps the length.
     static func generate(_ generator: inout SeededGenerator, maxOperations: Int) -> [HTTPCaseOperation] {
         let refreshes = Int.random(in: 0..<3, using: &generator) == 0
-        let uses: [HTTPCaseOperation] = refreshes ? [.use, .use, .refresh, .use] : [.use, .use]
+        // After a refresh, two uses: the first's 304 brings the new freshness, the second shows
+        // whether the stored response took it in (served without a request) or stayed stale.
+        let uses: [HTTPCaseOperation] = refreshes ? [.use, .use, .refresh, .use, .use] : [.use, .use]
         let fields = Int.random(in: 1...max(1, min(5, maxOperations - uses.count)), using: &generator)
         var operations = (0..<fields).map { _ in field(&generator) }
         // Most cases state their freshness: without max-age or Expires the RFC allows serving and
