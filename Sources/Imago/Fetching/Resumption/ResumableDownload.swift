@@ -194,6 +194,18 @@ public final class ResumableDownload: Sendable, Hashable {
         state.withLock { state in state.body?.written += count }
     }
 
+    /// The current body could not be written to the file and went on in memory
+    /// (``DownloadFile``): nothing of it is kept, and the file is cut, so no half-written
+    /// partial stays, whatever the attempt ends with.
+    func bodyMovedToMemory() {
+        state.withLock { state in
+            state.partial = nil
+            state.body = nil
+            if !state.renamedAway { try? lock.truncate(to: 0) }
+            if let recordURL { try? FileManager.default.removeItem(at: recordURL) }
+        }
+    }
+
     /// The complete body: renamed to a fresh temporary in the same directory (an
     /// ordinary `.file` body the receiver moves or deletes); nothing is kept.
     func completeBody() throws(FetchError) -> URL {
