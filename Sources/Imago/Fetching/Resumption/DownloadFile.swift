@@ -12,8 +12,9 @@ import Darwin
 /// A disk that fails never costs the image the network sends: when the file cannot be created
 /// or written (no space, a quota, a read-only or removed directory), or its name no longer
 /// leads to it when the body completes (the directory was removed under it), the body goes on
-/// in memory and is handed over as `.data`; the file is dropped (a resumable
-/// partial is truncated and left to its owner, who keeps nothing of it). A streamed body's copy
+/// in memory (bounded by the request's `maxResponseSize`, as a `.data` body is) and is handed
+/// over as `.data`; the file is dropped (a resumable partial is truncated and left to its
+/// owner, who keeps nothing of it). A streamed body's copy
 /// for the disk cache (`fallsBackToMemory` false) is dropped instead: the decoder has the bytes.
 ///
 /// A class with a deinit: whatever way the fetch ends, a fresh temporary that was not handed
@@ -87,9 +88,6 @@ final class DownloadFile: @unchecked Sendable {
     deinit { abandon() }
 
     private var name: String { freshURL?.lastPathComponent ?? resumption?.fileURL.lastPathComponent ?? "download" }
-
-    /// Whether the body went on in memory because the file failed.
-    var isInMemory: Bool { spilled != nil }
 
     /// Appends `bytes`.
     func write(_ bytes: some DataProtocol) throws(FetchError) {

@@ -29,7 +29,8 @@ import Darwin
 /// 503, a refused connection) leaves an earlier partial as it was. A completed body is renamed to a fresh
 /// temporary (from `temporaries`: the disk cache's, or a `.tmp-imago-download-` name beside the
 /// ephemeral partial) before it is handed over, so it is an ordinary `.file` body and the
-/// partial's name is free again.
+/// partial's name is free again. A body whose file cannot be written or renamed goes on in
+/// memory (`DownloadFile`, `bodyMovedToMemory()`): the partial is then cut and not kept.
 public final class ResumableDownload: Sendable, Hashable {
     struct Partial: Equatable {
         var validator: String
