@@ -48,14 +48,15 @@ struct LoadCommand: AsyncParsableCommand {
         // A closed reader (`imago load … | head -1`) makes writes fail with EPIPE instead of
         // killing the process before it has cleaned up.
         signal(SIGPIPE, SIG_IGN)
+        let diskCache = try pipelineOptions.openDiskCache()   // an unusable one: one line, exit 73
         let recorder = EventRecorder()
         // Without a disk cache, downloads go to a directory of this run's own, removed at the
         // end whatever happens: a download file lives until the last reference to its bytes
         // goes, which can be after the pipeline's events say its work ended.
         let downloads = try RunDirectory.make()
         defer { downloads.remove() }
-        let pipeline = try pipelineOptions.makePipeline(temporaryDirectory: downloads.url, events: recorder.record,
-                                                        logger: logging.pipelineLogger())
+        let pipeline = pipelineOptions.makePipeline(temporaryDirectory: downloads.url, diskCache: diskCache, events: recorder.record,
+                                                    logger: logging.pipelineLogger())
         let options = pipelineOptions.decodeOptions
         let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
         let start = ContinuousClock.now

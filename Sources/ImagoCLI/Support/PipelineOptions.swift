@@ -77,16 +77,17 @@ struct PipelineOptions: ParsableArguments {
         DecodeOptions(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
     }
 
-    /// The pipeline these flags describe. Without a disk cache, downloads go to
-    /// `temporaryDirectory` (the caller's run directory, removed when it ends); `events` sees
-    /// every pipeline event.
-    func makePipeline(temporaryDirectory: URL, events: @escaping @Sendable (PipelineEvent) -> Void,
-                      logger: Logger = ImagePipeline.Configuration.Diagnostics.quietLogger) throws -> ImagePipeline {
+    /// The pipeline these flags describe, with `diskCache` (`openDiskCache()`'s, opened first
+    /// so that an unusable directory is reported before anything else starts). Without a disk
+    /// cache, downloads go to `temporaryDirectory` (the caller's run directory, removed when it
+    /// ends); `events` sees every pipeline event.
+    func makePipeline(temporaryDirectory: URL, diskCache: DiskCache?, events: @escaping @Sendable (PipelineEvent) -> Void,
+                      logger: Logger = ImagePipeline.Configuration.Diagnostics.quietLogger) -> ImagePipeline {
         let httpPolicy = HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
                                           alwaysRevalidate: alwaysRevalidate)
         var configuration = ImagePipeline.Configuration(
             dependencies: .init(transport: transport.make(), memoryCache: noMemoryCache ? nil : MemoryCache(),
-                                diskCache: try openDiskCache()),
+                                diskCache: diskCache),
             network: .init(fetchStrategy: strategy ?? (cacheDir != nil ? .file : .data), httpCachePolicy: httpPolicy,
                            // Validated positive and finite; from a billion seconds it means never, as before.
                            idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
