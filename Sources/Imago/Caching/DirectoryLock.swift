@@ -36,6 +36,21 @@ final class DirectoryLock<State: DirectoryMirror>: Sendable {
         self.fd = try DiskFileIO.openFile(path, O_RDWR | O_CREAT)
         self.path = path
         self.state = Mutex(state)
+        reserveGeneration()
+    }
+
+    /// Gives a new (empty) lock file its 8 generation bytes now, under the lock: a bump then
+    /// overwrites them in place and never needs a new block, so a full disk cannot fail a
+    /// section after its renames were done (a store would report a failure for an entry it had
+    /// published, its source file already moved away). Best effort: a disk already full leaves
+    /// the file empty, as before.
+    private func reserveGeneration() {
+        while flock(fd, LOCK_EX) != 0 { if errno != EINTR { return } }
+        defer { _ = flock(fd, LOCK_UN) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size < 8 else { return }
+        var zero: UInt64 = 0
+        _ = pwrite(fd, &zero, 8, 0)
     }
 
     deinit { close(fd) }

@@ -76,11 +76,16 @@ public final class DiskCache: Sendable {
     let lock: DirectoryLock<DiskCacheState>
 
     /// Opens (creating if needed) the cache in `directory` and sweeps it.
+    /// - Throws: `DiskCacheError` when the directory cannot be used: it cannot be created (a
+    ///   file in the way: `ENOTDIR`), this process may not write it (`EACCES`, `EROFS`), or its
+    ///   lock file cannot be opened. Its `reason` reads as the end of a sentence.
     public init(directory: URL, configuration: Configuration = Configuration()) throws {
         self.directory = directory.standardizedFileURL
         self.configuration = configuration
         let path = self.directory.path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // POSIX, not FileManager: a failure is a typed error with errno, never an NSError dump.
+        try DiskFileIO.createDirectory(path)
+        try DiskFileIO.checkWritable(path)
         self.files = DiskCacheDirectory(path: path)
         self.lock = try DirectoryLock(lockFile: path + "/" + DiskCacheNaming.lockFileName, state: DiskCacheState())
         try sweep()

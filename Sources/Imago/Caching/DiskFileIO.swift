@@ -18,6 +18,13 @@ public struct DiskCacheError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         "disk cache: \(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
     }
+
+    /// What went wrong in a few words, e.g. `permission denied`, `not a directory`, `no space
+    /// left on device`: the system's message for `code`, lowercased as the middle of a sentence.
+    public var reason: String {
+        let message = String(cString: strerror(code))
+        return message.prefix(1).lowercased() + message.dropFirst()
+    }
 }
 
 /// The POSIX calls the disk cache is built from. Thin wrappers that retry on EINTR and turn
@@ -47,6 +54,33 @@ enum DiskFileIO {
             if fd >= 0 { return fd }
             if errno != EINTR { throw error("open", path) }
         }
+    }
+
+    /// Creates the directory `path` and any missing parents (`mkdir -p`); an existing directory
+    /// (or a symlink to one) is fine, anything else in the way fails with `ENOTDIR`.
+    static func createDirectory(_ path: String) throws {
+        if mkdir(path, 0o755) == 0 { return }
+        switch errno {
+        case EEXIST:
+            break
+        case ENOENT:
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { throw error("mkdir", path) }
+            try createDirectory(parent)
+            if mkdir(path, 0o755) == 0 { return }
+            guard errno == EEXIST else { throw error("mkdir", path) }
+        default:
+            throw error("mkdir", path)
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw error("stat", path) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw error("mkdir", path, ENOTDIR) }
+    }
+
+    /// Throws unless this process may create and remove files in the directory `path`
+    /// (`access(W_OK | X_OK)`: permissions and a read-only file system).
+    static func checkWritable(_ path: String) throws {
+        guard access(path, W_OK | X_OK) == 0 else { throw error("access", path) }
     }
 
     /// Creates a new, empty temporary file `<directory>/.tmp-<uuid>` for writing.

@@ -195,7 +195,7 @@ final class FetchOperation: Sendable {
             let body: FetchResult.Body
             if let file = state.file {
                 state.file = nil
-                do throws(FetchError) { body = .file(try file.finish()) } catch { return .failure(error) }
+                do throws(FetchError) { body = try file.finish() } catch { return .failure(error) }
             } else {
                 body = .data(state.data)
             }

@@ -148,7 +148,8 @@ public struct FetchResponseHead: Sendable, Hashable {
 public struct FetchResult: Sendable {
     /// Where the body ended up.
     public enum Body: Sendable {
-        /// The whole body in memory (`.data` requests), Content-Encoding undone.
+        /// The whole body in memory (`.data` requests, or a download to file whose file could
+        /// not be written), Content-Encoding undone.
         case data(Data)
         /// A temporary file holding exactly the body; the receiver moves or deletes it.
         case file(URL)

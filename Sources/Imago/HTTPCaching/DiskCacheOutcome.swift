@@ -27,7 +27,8 @@ public enum DiskCacheOutcome: Sendable, Hashable, CustomStringConvertible {
         case notReusable
         /// Larger than the disk cache's whole size limit.
         case tooLarge
-        /// The disk write failed.
+        /// The disk write failed (no space, a quota, a read-only or removed directory); the
+        /// image was still delivered from the bytes the network sent.
         case writeFailed
     }
 

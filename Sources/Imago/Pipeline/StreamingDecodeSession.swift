@@ -49,7 +49,7 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
             // Opened at the first byte of an accepted body (a 404 makes no file); a file that
             // cannot be made leaves the load uncached.
             teeFile = nil
-            tee = try? DownloadFile(at: makeURL())
+            tee = try? DownloadFile(at: makeURL(), fallsBackToMemory: false)
         }
         if let file = tee {
             do throws(FetchError) { try file.write(piece) } catch { file.abandon(); tee = nil }   // the load goes on uncached
@@ -82,11 +82,11 @@ final class StreamingDecodeSession: StreamingBodyConsumer, @unchecked Sendable {
         return result.mapError { $0 == .cancelled ? .cancelled : .decoding($0) }
     }
 
-    /// Hands over the body's copy once the image decoded (nil when none was kept).
-    func takeTeeFile() -> URL? {
-        guard let file = tee else { return nil }
-        tee = nil
-        return try? file.finish()
+    /// Hands over the body's copy once the image decoded, still open (nil when none was kept):
+    /// the receiver stores it (`completedCopy()`, then `release()`) or abandons it.
+    func takeTee() -> DownloadFile? {
+        defer { tee = nil }
+        return tee
     }
 
     /// The decode slot and bytes, admitted by the decode stage as for a stored body.

@@ -14,7 +14,9 @@ struct LoadCommand: AsyncParsableCommand {
             and scan or pass number. \
             SIGINT (Ctrl-C) and SIGTERM cancel the loads, remove their temporary files and exit. \
             Exit status: 0 when every source's last load succeeded; 1 when one failed; 64 on bad \
-            usage; 73 when --output cannot be written; 130 after SIGINT; 143 after SIGTERM.
+            usage; 73 when --output cannot be written or --cache-dir cannot be used (one line \
+            on stderr: "imago: cannot use the cache directory DIR: REASON"; see \
+            --ignore-unusable-cache-dir); 130 after SIGINT; 143 after SIGTERM.
             """)
 
     @Argument(help: "http(s) URLs, file:// URLs or local file paths (schemes are case-insensitive).")
@@ -46,14 +48,15 @@ struct LoadCommand: AsyncParsableCommand {
         // A closed reader (`imago load … | head -1`) makes writes fail with EPIPE instead of
         // killing the process before it has cleaned up.
         signal(SIGPIPE, SIG_IGN)
+        let diskCache = try pipelineOptions.openDiskCache()   // an unusable one: one line, exit 73
         let recorder = EventRecorder()
         // Without a disk cache, downloads go to a directory of this run's own, removed at the
         // end whatever happens: a download file lives until the last reference to its bytes
         // goes, which can be after the pipeline's events say its work ended.
         let downloads = try RunDirectory.make()
         defer { downloads.remove() }
-        let pipeline = try pipelineOptions.makePipeline(temporaryDirectory: downloads.url, events: recorder.record,
-                                                        logger: logging.pipelineLogger())
+        let pipeline = pipelineOptions.makePipeline(temporaryDirectory: downloads.url, diskCache: diskCache, events: recorder.record,
+                                                    logger: logging.pipelineLogger())
         let options = pipelineOptions.decodeOptions
         let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
         let start = ContinuousClock.now
@@ -76,13 +79,13 @@ struct LoadCommand: AsyncParsableCommand {
             // directory. (With --cache-dir, a leftover is the cache's sweep's.)
             let ended = await recorder.waitUntilIdle(timeout: .seconds(3))
             let idle = await downloads.waitUntilEmpty(timeout: .seconds(1)) && ended
-            printSummary(recorder.events, pipeline.counters.snapshot, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
+            printSummary(recorder.events, pipeline, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
             printError("interrupted by signal \(caught): loads cancelled" + (idle ? "" : "; some work had not ended after 3 s"))
             throw ExitCode(CaughtSignals.exitStatus(for: caught))
         }
         signals.stop()
         let outcomes = await work.value
-        printSummary(recorder.events, pipeline.counters.snapshot, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
+        printSummary(recorder.events, pipeline, plan: plan, outcomes: outcomes, elapsed: ContinuousClock.now - start)
         var failed = false
         for outcome in outcomes {
             if case .failure(let error) = outcome.last {
@@ -101,9 +104,11 @@ struct LoadCommand: AsyncParsableCommand {
         }
     }
 
-    private func printSummary(_ events: [PipelineEvent], _ counters: PipelineCounters.Snapshot, plan: LoadPlan,
+    private func printSummary(_ events: [PipelineEvent], _ pipeline: ImagePipeline, plan: LoadPlan,
                               outcomes: [SourceOutcome], elapsed: Duration) {
-        printLine(LoadSummary(events: events, counters: counters, diskCache: pipelineOptions.cacheDir != nil, loads: plan.loadCount,
+        // The pipeline's, not --cache-dir's: with --ignore-unusable-cache-dir there may be none.
+        let diskCache = pipeline.configuration.dependencies.diskCache != nil
+        printLine(LoadSummary(events: events, counters: pipeline.counters.snapshot, diskCache: diskCache, loads: plan.loadCount,
                               succeeded: outcomes.reduce(0) { $0 + $1.succeededLoads }, elapsed: elapsed).line)
     }
 }

@@ -20,6 +20,11 @@ struct PipelineOptions: ParsableArguments {
     @Option(help: "Use a disk cache in this directory (downloads then go there too; default: no disk cache).")
     var cacheDir: String?
 
+    @Flag(help: ArgumentHelp(
+        "When --cache-dir cannot be used, say so on stderr and load without a disk cache (default off: exit 73).",
+        discussion: "A directory that cannot be created (a file in the way), may not be written (permissions, a read-only file system) or cannot be locked is unusable. A cache that fails later (a full disk, the directory removed) never fails a load either way: the image is delivered and not stored."))
+    var ignoreUnusableCacheDir = false
+
     @Option(help: ArgumentHelp(
         "How the disk cache treats HTTP caching headers (default http).",
         discussion: "http: honour Cache-Control, Expires, Last-Modified and validators (RFC 9111); aggressive: store every image except no-store and reuse it without asking."))
@@ -60,7 +65,8 @@ struct PipelineOptions: ParsableArguments {
             throw ValidationError("--ttl must be a number of seconds from 0 to \(Int(Self.maxTTL))")
         }
         let cacheOptions = [ttl != nil ? "--ttl" : nil, alwaysRevalidate ? "--always-revalidate" : nil,
-                            cachePolicy != nil ? "--cache-policy" : nil].compactMap { $0 }
+                            cachePolicy != nil ? "--cache-policy" : nil,
+                            ignoreUnusableCacheDir ? "--ignore-unusable-cache-dir" : nil].compactMap { $0 }
         if cacheDir == nil, let first = cacheOptions.first {
             throw ValidationError("\(first) applies to the disk cache: give --cache-dir too")
         }
@@ -71,16 +77,17 @@ struct PipelineOptions: ParsableArguments {
         DecodeOptions(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
     }
 
-    /// The pipeline these flags describe. Without a disk cache, downloads go to
-    /// `temporaryDirectory` (the caller's run directory, removed when it ends); `events` sees
-    /// every pipeline event.
-    func makePipeline(temporaryDirectory: URL, events: @escaping @Sendable (PipelineEvent) -> Void,
-                      logger: Logger = ImagePipeline.Configuration.Diagnostics.quietLogger) throws -> ImagePipeline {
+    /// The pipeline these flags describe, with `diskCache` (`openDiskCache()`'s, opened first
+    /// so that an unusable directory is reported before anything else starts). Without a disk
+    /// cache, downloads go to `temporaryDirectory` (the caller's run directory, removed when it
+    /// ends); `events` sees every pipeline event.
+    func makePipeline(temporaryDirectory: URL, diskCache: DiskCache?, events: @escaping @Sendable (PipelineEvent) -> Void,
+                      logger: Logger = ImagePipeline.Configuration.Diagnostics.quietLogger) -> ImagePipeline {
         let httpPolicy = HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
                                           alwaysRevalidate: alwaysRevalidate)
         var configuration = ImagePipeline.Configuration(
             dependencies: .init(transport: transport.make(), memoryCache: noMemoryCache ? nil : MemoryCache(),
-                                diskCache: try cacheDir.map { try DiskCache(directory: URL(fileURLWithPath: $0)) }),
+                                diskCache: diskCache),
             network: .init(fetchStrategy: strategy ?? (cacheDir != nil ? .file : .data), httpCachePolicy: httpPolicy,
                            // Validated positive and finite; from a billion seconds it means never, as before.
                            idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
@@ -90,6 +97,28 @@ struct PipelineOptions: ParsableArguments {
             configuration.previews = PreviewPolicy(minimumInterval: .milliseconds(Int((previewInterval * 1000).rounded())))
         }
         return ImagePipeline(configuration: configuration)
+    }
+
+    /// The exit status when `--cache-dir` cannot be used: `EX_CANTCREAT` (sysexits.h).
+    static let unusableCacheDirStatus: Int32 = 73
+
+    /// The disk cache `--cache-dir` names (nil without one). One that cannot be used is one line
+    /// on stderr, `imago: cannot use the cache directory DIR: REASON`, and exit 73, or with
+    /// `--ignore-unusable-cache-dir` the same line ending `; loading without a disk cache`, and nil.
+    func openDiskCache() throws -> DiskCache? {
+        guard let cacheDir else { return nil }
+        do {
+            return try DiskCache(directory: URL(fileURLWithPath: cacheDir))
+        } catch {
+            let reason = (error as? DiskCacheError)?.reason ?? "\(error)"
+            let line = "imago: cannot use the cache directory \(cacheDir): \(reason)"
+            guard ignoreUnusableCacheDir else {
+                printError(line)
+                throw ExitCode(Self.unusableCacheDirStatus)
+            }
+            printError(line + "; loading without a disk cache")
+            return nil
+        }
     }
 }
 

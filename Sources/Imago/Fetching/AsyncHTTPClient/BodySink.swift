@@ -75,7 +75,8 @@ final class BodySink {
         stored += chunk.readableBytes
     }
 
-    /// Hands the body over: the data, or the closed file (the receiver moves or deletes it).
+    /// Hands the body over: the data, or the closed file (the receiver moves or deletes it); a
+    /// download whose file failed hands over its bytes as data.
     func finish() throws(FetchError) -> FetchResult.Body {
         let taken = destination
         destination = .done
@@ -83,7 +84,7 @@ final class BodySink {
         case .memory(let data):
             return .data(data)
         case .file(let file):
-            return .file(try file.finish())
+            return try file.finish()
         case .consumer:
             return .streamed
         case .done:

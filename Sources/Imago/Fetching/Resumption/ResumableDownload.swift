@@ -29,7 +29,8 @@ import Darwin
 /// 503, a refused connection) leaves an earlier partial as it was. A completed body is renamed to a fresh
 /// temporary (from `temporaries`: the disk cache's, or a `.tmp-imago-download-` name beside the
 /// ephemeral partial) before it is handed over, so it is an ordinary `.file` body and the
-/// partial's name is free again.
+/// partial's name is free again. A body whose file cannot be written or renamed goes on in
+/// memory (`DownloadFile`, `bodyMovedToMemory()`): the partial is then cut and not kept.
 public final class ResumableDownload: Sendable, Hashable {
     struct Partial: Equatable {
         var validator: String
@@ -192,6 +193,18 @@ public final class ResumableDownload: Sendable, Hashable {
     /// Counts bytes the transport wrote to the current body.
     func wrote(_ count: Int) {
         state.withLock { state in state.body?.written += count }
+    }
+
+    /// The current body could not be written to the file and went on in memory
+    /// (``DownloadFile``): nothing of it is kept, and the file is cut, so no half-written
+    /// partial stays, whatever the attempt ends with.
+    func bodyMovedToMemory() {
+        state.withLock { state in
+            state.partial = nil
+            state.body = nil
+            if !state.renamedAway { try? lock.truncate(to: 0) }
+            if let recordURL { try? FileManager.default.removeItem(at: recordURL) }
+        }
     }
 
     /// The complete body: renamed to a fresh temporary in the same directory (an

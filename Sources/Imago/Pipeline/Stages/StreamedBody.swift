@@ -79,10 +79,14 @@ final class StreamedBody: FetchBody {
         }
         var outcome: DiskCacheOutcome?
         if let cache = writableCache {
-            if let file = session.takeTeeFile() {
+            let tee = session.takeTee()
+            if let tee, let file = tee.completedCopy() {
                 outcome = disk.store(.file(file), exchange, sourceKey: sourceKey, lookup: lookup, in: cache)
-                if case .notStored = outcome { try? FileManager.default.removeItem(at: file) }
+                // A copy not stored is emptied and removed (emptied at least, should its
+                // directory have become read-only); a stored one was moved into the cache.
+                if case .notStored = outcome { tee.abandon() } else { tee.release() }
             } else {
+                tee?.abandon()
                 // The copy could not be written: the image still loads, the cache keeps nothing
                 // of this URL (as when storing fails), and says so.
                 let hadEntry = lookup.hadEntry ?? (cache.entry(forKey: sourceKey) != nil)
