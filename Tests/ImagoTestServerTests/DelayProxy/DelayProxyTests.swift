@@ -5,7 +5,7 @@ import Testing
 /// The delay proxy through real sockets: bytes intact and in order, delays and a rate cap
 /// that hold (lower bounds only: a busy machine may always be slower), counters that match,
 /// closes that travel, and a bounded queue.
-@Suite struct DelayProxyTests {
+@Suite(.timeLimit(.minutes(1))) struct DelayProxyTests {
     /// Runs `body` with an echo server behind a proxy of `configuration`, stopping both after.
     private func withEchoProxy(
         _ configuration: DelayProxy.Configuration,
@@ -136,6 +136,30 @@ import Testing
             try await proxy.counters.waitUntil { $0.openConnections == 0 }
             #expect(proxy.counters.bytesServerToClient == received.count)
             #expect(proxy.counters.bytesClientToServer == request.utf8.count)
+        } catch {
+            try await proxy.stop()
+            try await server.shutdown()
+            throw error
+        }
+        try await proxy.stop()
+        try await server.shutdown()
+    }
+
+    @Test func aClientCloseReachesTheUpstreamAfterTheBytesBeforeIt() async throws {
+        let server = try await TestServer.start()
+        server.setRoute("/a.bin", Route(body: patternBytes(1_000, seed: 5)))
+        let proxy = try await DelayProxy.start(
+            upstream: .init(port: server.port),
+            configuration: .init(clientToServerDelay: .milliseconds(20), delaysConnectionSetup: false))
+        do {
+            // Written and closed at once: the request is still on the simulated link when
+            // the close comes, and must reach the server before the close does.
+            try await RawTCPConnection.with(port: proxy.port) { connection in
+                try await connection.write(Array("GET /a.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            }
+            try await server.counters.waitUntil { $0.connectionsClosed == 1 }
+            #expect(server.counters.requests(for: "/a.bin") == 1)
+            try await proxy.counters.waitUntil { $0.openConnections == 0 }
         } catch {
             try await proxy.stop()
             try await server.shutdown()
