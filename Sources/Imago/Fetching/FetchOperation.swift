@@ -219,7 +219,7 @@ final class FetchOperation: Sendable {
             case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
                  .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
                  .clientCertificateRequired:
-                return .tls(urlError.localizedDescription)
+                return .tls(TLSFailureReason.describe(urlError, origin: TLSFailureReason.origin(urlError.failingURL ?? request.url)))
             default: return .transport(urlError.localizedDescription)
             }
         }

@@ -14,7 +14,7 @@ struct LoadCommand: AsyncParsableCommand {
             and scan or pass number. \
             SIGINT (Ctrl-C) and SIGTERM cancel the loads, remove their temporary files and exit. \
             Exit status: 0 when every source's last load succeeded; 1 when one failed; 64 on bad \
-            usage; 73 when --output cannot be written; 130 after SIGINT; 143 after SIGTERM.
+            usage; 65 or 66 when --ca-file holds no PEM certificate or cannot be read; 73 when --output cannot be written; 130 after SIGINT; 143 after SIGTERM.
             """)
 
     @Argument(help: "http(s) URLs, file:// URLs or local file paths (schemes are case-insensitive).")

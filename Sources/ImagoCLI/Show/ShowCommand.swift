@@ -18,7 +18,7 @@ struct ShowCommand: AsyncParsableCommand {
             Standard input and output must be a terminal (for a log of the phases, use imago \
             load). Ctrl-C, SIGINT, SIGTERM and SIGHUP cancel the loads and give the terminal \
             back as it was found (settings, cursor, main screen). Exit status: 0 after q; 64 on \
-            bad usage or without a terminal; 129, 130 or 143 after SIGHUP, Ctrl-C (SIGINT) or \
+            bad usage or without a terminal; 65 or 66 when --ca-file holds no certificate or cannot be read; 129, 130 or 143 after SIGHUP, Ctrl-C (SIGINT) or \
             SIGTERM.
             """)
 
@@ -36,6 +36,7 @@ struct ShowCommand: AsyncParsableCommand {
         // First, so a signal that arrives while the terminal is being set up is not lost.
         let signals = CaughtSignals([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
         defer { signals.stop() }
+        let transport = try pipelineOptions.makeTransport()   // a bad --ca-file is reported on the main screen
         let terminal: TerminalSession
         do {
             terminal = try TerminalSession()
@@ -47,7 +48,7 @@ struct ShowCommand: AsyncParsableCommand {
         let recorder = EventRecorder()
         let downloads = try RunDirectory.make()
         defer { downloads.remove() }
-        let pipeline = try pipelineOptions.makePipeline(temporaryDirectory: downloads.url, events: recorder.record)
+        let pipeline = try pipelineOptions.makePipeline(temporaryDirectory: downloads.url, events: recorder.record, transport: transport)
 
         let (events, continuation) = AsyncStream<ShowEvent>.makeStream()
         let forwarding = Task {
