@@ -37,20 +37,40 @@ enum TLSFailureReason {
         }
     }
 
-    /// The reason for URLSession's TLS codes: its own words are generic ("An SSL error has
-    /// occurred…"), the code says which.
-    static func describe(_ error: URLError, origin: String) -> String {
-        let what: String = switch error.code {
+    /// The reason for a URLSession failure that is a TLS one, else nil. By code where
+    /// FoundationNetworking gives one (its own words are generic); but a certificate libcurl
+    /// refused arrives as `NSURLErrorUnknown` (-1) with libcurl's message (CURLE_PEER_FAILED_
+    /// VERIFICATION has no URLError code in corelibs), which would pass for a transient
+    /// transport error and be retried: libcurl's messages are fixed English text, so they are
+    /// recognised by it.
+    static func describe(_ error: URLError, origin: String) -> String? {
+        let message = error.localizedDescription
+        let what: String
+        switch error.code {
         case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
-            "certificate not trusted (unknown CA, or not valid for this host name)"
+            what = "certificate not trusted (unknown CA)"
         case .serverCertificateHasBadDate, .serverCertificateNotYetValid:
-            "certificate expired or not yet valid"
+            what = "certificate expired or not yet valid"
         case .clientCertificateRejected, .clientCertificateRequired:
-            "the server wants a client certificate"
+            what = "the server wants a client certificate"
+        case .secureConnectionFailed:
+            what = "handshake failed"
         default:
-            "handshake failed"
+            guard let curl = curlCertificateProblem(message) else { return nil }
+            what = curl
         }
-        return "\(what) for \(origin): \(error.localizedDescription) (URLError \(error.code.rawValue))"
+        return "\(what) for \(origin): \(message)"
+    }
+
+    /// What libcurl's message says went wrong with the certificate, or nil when it is not one
+    /// of its certificate messages.
+    private static func curlCertificateProblem(_ message: String) -> String? {
+        if message.contains("subject name") && message.contains("target host name") {
+            return "certificate not valid for this host name (wrong host name)"   // "no alternative certificate subject name matches…"
+        }
+        guard message.hasPrefix("SSL certificate problem:") else { return nil }
+        if message.contains("expired") || message.contains("not yet valid") { return "certificate expired or not yet valid" }
+        return "certificate not trusted (unknown CA)"   // "unable to get local issuer certificate", "self-signed…"
     }
 
     private static func handshake(_ boring: BoringSSLError, _ suffix: String) -> String {
