@@ -1,6 +1,7 @@
 import Foundation
 import ImagoTestServer
 import ImagoTestSupport
+import NIOSSL
 import Testing
 @testable import Imago
 
@@ -63,6 +64,22 @@ extension TimedSuites.NginxTests {
                 let log = try await fixture.logged(uri, finalStatus: 200)
                 #expect(log.map(\.status) == [200], "\(combination): one request")
                 await fixture.expectNoDownloadLeftovers(combination)
+            }
+        }
+
+        /// `.systemAnd`: the system's store with the private CA added also verifies nginx.
+        @Test func theSystemStorePlusThePrivateCALoads() async throws {
+            let certificates = try TestCertificates.sharedOrSkip()
+            let ahc = try #require(TestTransports.all.first { $0.name == "AsyncHTTPClient" })
+            let combination = NginxCombination(transport: ahc, strategy: .data)
+            try await NginxFixture.with(Self.locations, files: [Self.image: TestCorpus.bytes(Self.image)],
+                                        tls: NginxTLS(certificates.server)) { fixture in
+                let roots = AsyncHTTPClientTransport.TrustRoots.systemAnd(try NIOSSLCertificate.fromPEMBytes(certificates.authorityPEM))
+                let transport = AsyncHTTPClientTransport(configuration: .init(trustRoots: roots))
+                let url = try #require(fixture.nginx.httpsURL(for: fixture.uri("/\(Self.image)", combination)))
+                let result = await fixture.load(fixture.pipeline(combination, transport: transport), ImageRequest(source: .url(url)))
+                try await transport.shutdown()
+                try #expect(result.get().pixels == fixture.localPixels(Self.image))
             }
         }
 
