@@ -16,7 +16,8 @@ struct PipelineOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Trust only the certificate authorities in this PEM file for https (default: the system's trust store).",
-        discussion: "Needs --transport ahc: FoundationNetworking's URLSession on Linux trusts the system's store only. A file that cannot be read exits 66, one without a PEM certificate 65."),
+        discussion: "Needs --transport ahc: FoundationNetworking's URLSession on Linux trusts the system's store only. A file that cannot be read exits 66, one without a PEM certificate 65.",
+        valueName: "pem"),
         completion: .file())
     var caFile: String?
 

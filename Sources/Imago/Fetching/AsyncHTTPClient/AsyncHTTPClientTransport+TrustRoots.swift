@@ -30,7 +30,7 @@ extension AsyncHTTPClientTransport {
             do {
                 certificates = try NIOSSLCertificate.fromPEMBytes([UInt8](bytes))
             } catch {
-                throw .notCertificates(path: path, reason: "not PEM certificates (\(error))")
+                throw .notCertificates(path: path, reason: "no PEM certificate could be read (\(error))")
             }
             guard !certificates.isEmpty else {
                 throw .notCertificates(path: path, reason: "no -----BEGIN CERTIFICATE----- block")
