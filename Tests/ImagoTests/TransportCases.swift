@@ -1,5 +1,6 @@
 import Foundation
 import ImagoTestSupport
+import NIOSSL
 import Testing
 @testable import Imago
 
@@ -21,6 +22,9 @@ struct TransportCase: Sendable, CustomTestStringConvertible {
         case subSecondIdleTimeouts
         /// Follows a redirect loop against nginx to its limit without crashing the process.
         case redirectLoops
+        /// Can trust a private CA (``TransportCase/makeTrusting``), so https against the tests'
+        /// own certificates can succeed.
+        case privateTrustRoots
     }
 
     /// A transport of a test's own, with what ends it.
@@ -39,6 +43,9 @@ struct TransportCase: Sendable, CustomTestStringConvertible {
     let makeOwned: @Sendable () -> Owned
     /// What this transport cannot do, with the reason a skip gives. Default none.
     var limitations: [Limitation: String] = [:]
+    /// A fresh transport trusting only the CA certificates in the PEM bytes given, nil where
+    /// the transport cannot (see ``Limitation/privateTrustRoots``). Default nil.
+    var makeTrusting: (@Sendable (_ authorityPEM: [UInt8]) throws -> Owned)? = nil
 
     var testDescription: String { name }
 
@@ -59,6 +66,10 @@ enum TestTransports {
         TransportCase(name: "AsyncHTTPClient", make: { AsyncHTTPClientTransport.shared }, makeOwned: {
             let transport = AsyncHTTPClientTransport()
             return .init(transport: transport, shutdown: { try await transport.shutdown() })
+        }, makeTrusting: { authorityPEM in
+            let roots = AsyncHTTPClientTransport.TrustRoots.only(try NIOSSLCertificate.fromPEMBytes(authorityPEM))
+            let transport = AsyncHTTPClientTransport(configuration: .init(trustRoots: roots))
+            return .init(transport: transport, shutdown: { try await transport.shutdown() })
         }),
         TransportCase(name: "URLSession", make: { URLSessionTransport() },
                       makeOwned: { .init(transport: URLSessionTransport(), shutdown: {}) },
@@ -76,6 +87,9 @@ enum TestTransports {
             .redirectLoops: "swift-corelibs-foundation's URLSession can trap in HTTPURLProtocol (\"Received "
                 + "callback for HTTP redirection, but we're not waiting for it\") on a redirect loop against nginx, "
                 + "after the load has failed, killing the test process",
+            .privateTrustRoots: "FoundationNetworking's URLSession on Linux verifies https against the system's trust "
+                + "store only (no server-trust challenge, libcurl's CA file set by corelibs itself): it cannot trust "
+                + "the tests' private CA",
         ]),
     ]
 }

@@ -209,6 +209,9 @@ final class FetchOperation: Sendable {
     private func map(_ error: Error?) -> FetchError? {
         guard let error else { return nil }
         if let urlError = error as? URLError {
+            if let reason = TLSFailureReason.describe(urlError, origin: TLSFailureReason.origin(urlError.failingURL ?? request.url)) {
+                return .tls(reason)
+            }
             switch urlError.code {
             case .cancelled: return .cancelled
             case .timedOut: return .timedOut
@@ -216,10 +219,6 @@ final class FetchOperation: Sendable {
             case .redirectToNonExistentLocation: return .transport("a redirect without a usable Location")
             case .unsupportedURL: return .unsupportedScheme(urlError.failingURL?.scheme ?? "unknown")
             case .badURL: return .invalidURL(urlError.localizedDescription)
-            case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-                 .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-                 .clientCertificateRequired:
-                return .tls(urlError.localizedDescription)
             default: return .transport(urlError.localizedDescription)
             }
         }

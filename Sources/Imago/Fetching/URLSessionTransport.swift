@@ -9,6 +9,14 @@ import Synchronization
 /// the status must be judged at the head (a 404 body is never read), the body must be able to
 /// stream to a file (`download(from:)` cannot refuse a body at its head), and a cancelled caller
 /// must be released at once instead of after URLSession's own teardown (55-85 ms measured here).
+///
+/// Trust: https is verified against the system's trust store, and on Linux that cannot be
+/// changed, so this transport cannot trust a private CA there. FoundationNetworking hands the
+/// delegate no server-trust challenge, and it points libcurl at the distribution's CA bundle
+/// itself (the environment variable it reads for another file is honoured on Android only).
+/// For a private CA use `AsyncHTTPClientTransport` with `Configuration.trustRoots`; the CLI
+/// refuses `--ca-file` with `--transport urlsession` for this reason. A certificate the store
+/// does not accept fails with `FetchError.tls`, which is never retried.
 public final class URLSessionTransport: ImageTransport {
     private let session: URLSession
     private let router: TaskRouter

@@ -14,9 +14,10 @@ struct LoadCommand: AsyncParsableCommand {
             and scan or pass number. \
             SIGINT (Ctrl-C) and SIGTERM cancel the loads, remove their temporary files and exit. \
             Exit status: 0 when every source's last load succeeded; 1 when one failed; 64 on bad \
-            usage; 73 when --output cannot be written or --cache-dir cannot be used (one line \
-            on stderr: "imago: cannot use the cache directory DIR: REASON"; see \
-            --ignore-unusable-cache-dir); 130 after SIGINT; 143 after SIGTERM.
+            usage; 65 or 66 when --ca-file holds no PEM certificate or cannot be read; 73 when \
+            --output cannot be written or --cache-dir cannot be used (one line on stderr: \
+            "imago: cannot use the cache directory DIR: REASON"; see --ignore-unusable-cache-dir); \
+            130 after SIGINT; 143 after SIGTERM.
             """)
 
     @Argument(help: "http(s) URLs, file:// URLs or local file paths (schemes are case-insensitive).")
@@ -55,8 +56,8 @@ struct LoadCommand: AsyncParsableCommand {
         // goes, which can be after the pipeline's events say its work ended.
         let downloads = try RunDirectory.make()
         defer { downloads.remove() }
-        let pipeline = pipelineOptions.makePipeline(temporaryDirectory: downloads.url, diskCache: diskCache, events: recorder.record,
-                                                    logger: logging.pipelineLogger())
+        let pipeline = try pipelineOptions.makePipeline(temporaryDirectory: downloads.url, diskCache: diskCache, events: recorder.record,
+                                                        logger: logging.pipelineLogger())
         let options = pipelineOptions.decodeOptions
         let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
         let start = ContinuousClock.now

@@ -18,8 +18,9 @@ struct ShowCommand: AsyncParsableCommand {
             Standard input and output must be a terminal (for a log of the phases, use imago \
             load). Ctrl-C, SIGINT, SIGTERM and SIGHUP cancel the loads and give the terminal \
             back as it was found (settings, cursor, main screen). Exit status: 0 after q; 64 on \
-            bad usage or without a terminal; 73 when --cache-dir cannot be used (see \
-            --ignore-unusable-cache-dir); 129, 130 or 143 after SIGHUP, Ctrl-C (SIGINT) or \
+            bad usage or without a terminal; 65 or 66 when --ca-file holds no certificate or \
+            cannot be read; 73 when --cache-dir cannot be used (see --ignore-unusable-cache-dir); \
+            129, 130 or 143 after SIGHUP, Ctrl-C (SIGINT) or \
             SIGTERM.
             """)
 
@@ -37,8 +38,10 @@ struct ShowCommand: AsyncParsableCommand {
         // First, so a signal that arrives while the terminal is being set up is not lost.
         let signals = CaughtSignals([SIGINT, SIGTERM, SIGHUP, SIGWINCH])
         defer { signals.stop() }
-        // Before the terminal is taken: an unusable --cache-dir's line must stay readable.
+        // Before the terminal is taken: an unusable --cache-dir's or a bad --ca-file's line
+        // must stay readable.
         let diskCache = try pipelineOptions.openDiskCache()
+        let transport = try pipelineOptions.makeTransport()
         let terminal: TerminalSession
         do {
             terminal = try TerminalSession()
@@ -50,7 +53,8 @@ struct ShowCommand: AsyncParsableCommand {
         let recorder = EventRecorder()
         let downloads = try RunDirectory.make()
         defer { downloads.remove() }
-        let pipeline = pipelineOptions.makePipeline(temporaryDirectory: downloads.url, diskCache: diskCache, events: recorder.record)
+        let pipeline = try pipelineOptions.makePipeline(temporaryDirectory: downloads.url, diskCache: diskCache,
+                                                        events: recorder.record, transport: transport)
 
         let (events, continuation) = AsyncStream<ShowEvent>.makeStream()
         let forwarding = Task {

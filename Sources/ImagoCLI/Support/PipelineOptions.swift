@@ -14,6 +14,13 @@ struct PipelineOptions: ParsableArguments {
     @Option(help: "The HTTP client (default: the pipeline's default on this platform).")
     var transport: BuiltInTransport = .platformDefault
 
+    @Option(help: ArgumentHelp(
+        "Trust only the certificate authorities in this PEM file for https (default: the system's trust store).",
+        discussion: "Needs --transport ahc: FoundationNetworking's URLSession on Linux trusts the system's store only. A file that cannot be read exits 66, one without a PEM certificate 65.",
+        valueName: "pem"),
+        completion: .file())
+    var caFile: String?
+
     @Option(help: "Seconds without receiving anything before a fetch fails (fractions allowed; default 30).")
     var timeout: Double = 30
 
@@ -64,6 +71,9 @@ struct PipelineOptions: ParsableArguments {
         if let ttl, !(ttl >= 0) || !(ttl <= Self.maxTTL) {
             throw ValidationError("--ttl must be a number of seconds from 0 to \(Int(Self.maxTTL))")
         }
+        if caFile != nil && transport == .urlsession {
+            throw ValidationError("--ca-file needs --transport ahc: URLSessionTransport cannot trust a private CA (FoundationNetworking on Linux uses the system's trust store only)")
+        }
         let cacheOptions = [ttl != nil ? "--ttl" : nil, alwaysRevalidate ? "--always-revalidate" : nil,
                             cachePolicy != nil ? "--cache-policy" : nil,
                             ignoreUnusableCacheDir ? "--ignore-unusable-cache-dir" : nil].compactMap { $0 }
@@ -77,16 +87,34 @@ struct PipelineOptions: ParsableArguments {
         DecodeOptions(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
     }
 
+    /// `--transport`'s transport; with `--ca-file`, an AsyncHTTPClient one of its own trusting
+    /// only that file's CAs. A file that cannot be used is one line on standard error and
+    /// exit 66 (cannot be read) or 65 (no PEM certificate in it), before anything else starts.
+    func makeTransport() throws -> any ImageTransport {
+        guard let caFile else { return transport.make() }
+        do throws(TrustRootsError) {
+            let roots = AsyncHTTPClientTransport.TrustRoots.only(try AsyncHTTPClientTransport.TrustRoots.certificates(inPEMFile: caFile))
+            // Released with the pipeline at exit; its deinit closes the connections.
+            return AsyncHTTPClientTransport(configuration: .init(trustRoots: roots))
+        } catch {
+            printError("error: --ca-file \(error)")
+            if case .unreadable = error { throw ExitCode(66) }
+            throw ExitCode(65)
+        }
+    }
+
     /// The pipeline these flags describe, with `diskCache` (`openDiskCache()`'s, opened first
     /// so that an unusable directory is reported before anything else starts). Without a disk
     /// cache, downloads go to `temporaryDirectory` (the caller's run directory, removed when it
-    /// ends); `events` sees every pipeline event.
+    /// ends); `events` sees every pipeline event. `transport` defaults to ``makeTransport()``'s
+    /// (a caller that must report a bad `--ca-file` before it takes the terminal makes it first).
     func makePipeline(temporaryDirectory: URL, diskCache: DiskCache?, events: @escaping @Sendable (PipelineEvent) -> Void,
-                      logger: Logger = ImagePipeline.Configuration.Diagnostics.quietLogger) -> ImagePipeline {
+                      logger: Logger = ImagePipeline.Configuration.Diagnostics.quietLogger,
+                      transport: (any ImageTransport)? = nil) throws -> ImagePipeline {
         let httpPolicy = HTTPCachePolicy(mode: cachePolicy ?? .http, timeToLive: ttl.map { .milliseconds(Int(($0 * 1000).rounded())) },
                                           alwaysRevalidate: alwaysRevalidate)
         var configuration = ImagePipeline.Configuration(
-            dependencies: .init(transport: transport.make(), memoryCache: noMemoryCache ? nil : MemoryCache(),
+            dependencies: .init(transport: try transport ?? makeTransport(), memoryCache: noMemoryCache ? nil : MemoryCache(),
                                 diskCache: diskCache),
             network: .init(fetchStrategy: strategy ?? (cacheDir != nil ? .file : .data), httpCachePolicy: httpPolicy,
                            // Validated positive and finite; from a billion seconds it means never, as before.

@@ -21,12 +21,13 @@ private let streamSocket = SOCK_STREAM
         return true
     }
 
-    /// A port free on 127.0.0.1 and, with `alsoIPv6`, on [::1] too, or nil after 50 tries.
-    static func freePort(alsoIPv6: Bool) -> Int? {
+    /// A port free on 127.0.0.1 and, with `alsoIPv6`, on [::1] too, other than `other` (a
+    /// port picked already, whose socket is closed again), or nil after 50 tries.
+    static func freePort(alsoIPv6: Bool, other: Int? = nil) -> Int? {
         for _ in 0..<50 {
             guard let v4 = bound(.ipv4, port: 0) else { return nil }
             defer { close(v4) }
-            guard let port = localPort(v4) else { continue }
+            guard let port = localPort(v4), port != other else { continue }
             if !alsoIPv6 { return port }
             if let v6 = bound(.ipv6, port: port) {
                 close(v6)

@@ -25,6 +25,9 @@ import Synchronization
 /// from this process closes, which the kernel does when the process goes; only the directory is
 /// then left in the temporary directory.
 ///
+/// With ``Configuration/tls`` it also serves HTTPS (HTTP/2 offered) on ``httpsPort``, the same
+/// locations as over HTTP: ``httpsURL(for:)``; ``TestCertificates`` makes the certificates.
+///
 /// When no nginx can be run, ``start(_:)`` throws ``NginxError/unavailable(reason:)``: tests
 /// skip on that one case and fail on every other.
 public final class NginxServer: Sendable {
@@ -48,17 +51,21 @@ public final class NginxServer: Sendable {
         /// Where the server's temporary directory is made. Default: the system temporary
         /// directory.
         public var temporaryRoot: URL
+        /// An HTTPS listener beside the HTTP one, on a port of its own (``NginxServer/httpsPort``)
+        /// with the same locations. Default nil: HTTP only.
+        public var tls: NginxTLS?
 
         /// A configuration; every knob has the default its doc comment states.
         public init(locations: [NginxLocation] = [], files: [String: [UInt8]] = [:], listensOnIPv6: Bool = true,
                     executable: String? = nil, startupTimeout: Duration = .seconds(10),
-                    temporaryRoot: URL = FileManager.default.temporaryDirectory) {
+                    temporaryRoot: URL = FileManager.default.temporaryDirectory, tls: NginxTLS? = nil) {
             self.locations = locations
             self.files = files
             self.listensOnIPv6 = listensOnIPv6
             self.executable = executable
             self.startupTimeout = startupTimeout
             self.temporaryRoot = temporaryRoot
+            self.tls = tls
         }
     }
 
@@ -69,6 +76,11 @@ public final class NginxServer: Sendable {
     /// `http://[::1]:PORT`, or nil when nginx does not listen on IPv6 loopback (the machine
     /// has none, or the configuration said not to).
     public let ipv6BaseURL: URL?
+    /// The HTTPS port (127.0.0.1, and [::1] when ``ipv6BaseURL`` is set), or nil without
+    /// ``Configuration/tls``.
+    public let httpsPort: Int?
+    /// `https://127.0.0.1:HTTPSPORT`, no trailing slash, or nil without ``Configuration/tls``.
+    public var httpsBaseURL: URL? { httpsPort.map { URL(string: "https://127.0.0.1:\($0)")! } }
     /// The server's temporary directory (removed by ``stop()``).
     public var directory: URL { layout.directory }
     /// The directory nginx serves files from (`root`).
@@ -79,9 +91,10 @@ public final class NginxServer: Sendable {
     private let layout: NginxLayout
     private let child: Mutex<NginxChild?>
 
-    private init(layout: NginxLayout, port: Int, ipv6: Bool, child: NginxChild) {
+    private init(layout: NginxLayout, port: Int, httpsPort: Int?, ipv6: Bool, child: NginxChild) {
         self.layout = layout
         self.port = port
+        self.httpsPort = httpsPort
         self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
         self.ipv6BaseURL = ipv6 ? URL(string: "http://[::1]:\(port)")! : nil
         self.child = Mutex(child)
@@ -117,19 +130,30 @@ public final class NginxServer: Sendable {
     public static func start(_ configuration: Configuration = Configuration()) async throws(NginxError) -> NginxServer {
         let executable = try locateExecutable(configuration.executable)
         let ipv6 = configuration.listensOnIPv6 && LoopbackPorts.ipv6Available
+        let http2Syntax = try configuration.tls.map { _ throws(NginxError) in try NginxHTTP2Syntax.of(executable: executable) }
         var attempt = 0
         while true {
             attempt += 1
             let layout = try NginxLayout.make(in: configuration.temporaryRoot)
             let child: NginxChild
             let port: Int
+            var httpsPort: Int?
             do throws(NginxError) {
                 for (path, bytes) in configuration.files { try layout.write(bytes, to: path) }
                 guard let free = LoopbackPorts.freePort(alsoIPv6: ipv6) else {
                     throw .fileSystem("no free loopback port")
                 }
                 port = free
-                let text = try layout.configuration(port: port, ipv6: ipv6, locations: configuration.locations)
+                var https: (port: Int, tls: NginxTLS, syntax: NginxHTTP2Syntax)?
+                if let tls = configuration.tls, let http2Syntax {
+                    try layout.writeTLS(tls)
+                    guard let second = LoopbackPorts.freePort(alsoIPv6: ipv6, other: port) else {
+                        throw .fileSystem("no second free loopback port for HTTPS")
+                    }
+                    httpsPort = second
+                    https = (second, tls, http2Syntax)
+                }
+                let text = try layout.configuration(port: port, ipv6: ipv6, locations: configuration.locations, https: https)
                 do {
                     try Data(text.utf8).write(to: layout.configurationFile)
                 } catch {
@@ -140,7 +164,7 @@ public final class NginxServer: Sendable {
                 try? FileManager.default.removeItem(at: layout.directory)
                 throw error
             }
-            let server = NginxServer(layout: layout, port: port, ipv6: ipv6, child: child)
+            let server = NginxServer(layout: layout, port: port, httpsPort: httpsPort, ipv6: ipv6, child: child)
             do throws(NginxError) {
                 try await server.waitUntilAccepting(child, timeout: configuration.startupTimeout)
                 return server
@@ -161,9 +185,10 @@ public final class NginxServer: Sendable {
             if let status = child.exitStatus {
                 throw .exitedDuringStartup(status: status, log: layout.diagnostics)
             }
+            let ports = [port] + (httpsPort.map { [$0] } ?? [])
             if FileManager.default.fileExists(atPath: layout.pidFile.path),
-               LoopbackPorts.accepts(.ipv4, port: port),
-               ipv6BaseURL == nil || LoopbackPorts.accepts(.ipv6, port: port) {
+               ports.allSatisfy({ LoopbackPorts.accepts(.ipv4, port: $0) }),
+               ipv6BaseURL == nil || ports.allSatisfy({ LoopbackPorts.accepts(.ipv6, port: $0) }) {
                 return
             }
             if ContinuousClock.now >= deadline {
@@ -191,6 +216,9 @@ public final class NginxServer: Sendable {
     /// `path` (starting with `/`, a query may follow) on 127.0.0.1. Characters not allowed in
     /// a URL, such as spaces, are percent-encoded.
     public func url(for path: String) -> URL { Self.url(baseURL, path) }
+
+    /// `path` on the HTTPS listener at 127.0.0.1, or nil without ``Configuration/tls``.
+    public func httpsURL(for path: String) -> URL? { httpsBaseURL.map { Self.url($0, path) } }
 
     /// `path` on [::1], or nil when nginx does not listen there.
     public func ipv6URL(for path: String) -> URL? { ipv6BaseURL.map { Self.url($0, path) } }

@@ -50,12 +50,13 @@ final class NginxFixture: Sendable {
         self.downloads = downloads
     }
 
-    /// Starts nginx with `locations` and `files` (skipping the test where nginx cannot run),
-    /// runs `body`, then stops nginx and removes the downloads directory.
-    static func with(_ locations: [NginxLocation], files: [String: [UInt8]] = [:],
+    /// Starts nginx with `locations` and `files` (and an HTTPS listener with `tls`), skipping
+    /// the test where nginx cannot run, runs `body`, then stops nginx and removes the downloads
+    /// directory.
+    static func with(_ locations: [NginxLocation], files: [String: [UInt8]] = [:], tls: NginxTLS? = nil,
                      _ body: (NginxFixture) async throws -> Void) async throws {
         try await TemporaryDirectory.with("imago-nginx-downloads") { downloads in
-            let nginx = try await NginxServer.startOrSkip(.init(locations: locations, files: files))
+            let nginx = try await NginxServer.startOrSkip(.init(locations: locations, files: files, tls: tls))
             do {
                 try await body(NginxFixture(nginx: nginx, downloads: downloads))
             } catch {
@@ -66,12 +67,13 @@ final class NginxFixture: Sendable {
         }
     }
 
-    /// A pipeline over the combination's transport and strategy, without a memory cache (every
-    /// load is a fetch).
+    /// A pipeline over the combination's transport (or `transport`, one of the combination's
+    /// kind made otherwise) and strategy, without a memory cache (every load is a fetch).
     func pipeline(_ combination: NginxCombination, retryPolicy: RetryPolicy = quickRetries,
-                  clock: any Clock<Duration> = ContinuousClock(), idleTimeout: Duration = .seconds(10)) -> ImagePipeline {
+                  clock: any Clock<Duration> = ContinuousClock(), idleTimeout: Duration = .seconds(10),
+                  transport: (any ImageTransport)? = nil) -> ImagePipeline {
         ImagePipeline(configuration: .init(
-            dependencies: .init(transport: combination.transport.make(), memoryCache: nil, clock: PipelineClock(sleepingOn: clock)),
+            dependencies: .init(transport: transport ?? combination.transport.make(), memoryCache: nil, clock: PipelineClock(sleepingOn: clock)),
             network: .init(fetchStrategy: combination.strategy, retryPolicy: retryPolicy, idleTimeout: idleTimeout, temporaryDirectory: downloads),
             memory: .init(respondsToPressure: false)))
     }

@@ -22,19 +22,25 @@ extension AsyncHTTPClientTransport {
         /// How long an idle pooled connection is kept for reuse. Default 60 seconds.
         public var idleConnectionLifetime: Duration
         /// TLS settings. Default nil: AsyncHTTPClient's client configuration, which verifies
-        /// the server against the system trust store. Set one to trust a private CA.
+        /// the server against the system trust store. ``trustRoots`` is the simpler way to trust
+        /// a private CA; set this for anything else (client certificates, minimum version).
         public var tlsConfiguration: TLSConfiguration?
+        /// The certificate authorities trusted for https. Default `.system`: the system's trust
+        /// store (or `tlsConfiguration`'s roots, when one is set). Any other value replaces
+        /// `tlsConfiguration`'s roots (`.only`) or adds to them (`.systemAnd`).
+        public var trustRoots: TrustRoots
 
         /// A configuration; every knob has the default its doc comment states.
         public init(maxRedirects: Int = 5, maxConnectionsPerHost: Int = 6, connectTimeout: Duration = .seconds(10),
                     totalTimeout: Duration? = nil, idleConnectionLifetime: Duration = .seconds(60),
-                    tlsConfiguration: TLSConfiguration? = nil) {
+                    tlsConfiguration: TLSConfiguration? = nil, trustRoots: TrustRoots = .system) {
             self.maxRedirects = maxRedirects
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.connectTimeout = connectTimeout
             self.totalTimeout = totalTimeout
             self.idleConnectionLifetime = idleConnectionLifetime
             self.tlsConfiguration = tlsConfiguration
+            self.trustRoots = trustRoots
         }
 
         /// The AsyncHTTPClient configuration these knobs translate to.
@@ -47,7 +53,7 @@ extension AsyncHTTPClientTransport {
             // owns retries, and a certificate failure must surface as `.tls`, not after 10 s.
             pool.retryConnectionEstablishment = false
             var configuration = HTTPClient.Configuration(
-                tlsConfiguration: tlsConfiguration,
+                tlsConfiguration: trustRoots.applied(to: tlsConfiguration),
                 redirectConfiguration: .follow(max: max(0, maxRedirects), allowCycles: false),
                 timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds), read: nil),
                 connectionPool: pool,

@@ -1,3 +1,4 @@
+import Foundation
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
@@ -7,18 +8,22 @@ import NIOSSL
 /// the pipeline's retry policy judges: TLS and redirect failures are final, connection trouble
 /// is transient, a body cut short is a truncation.
 enum FetchErrorMapping {
-    /// An error before the final response head: connecting, TLS, redirects.
-    static func beforeHead(_ error: any Error, redirectLimit: Int) -> FetchError {
+    /// An error before the final response head: connecting, TLS, redirects. `url` is the
+    /// request's, named in a TLS failure (`HOST:PORT`; after a redirect to another origin, the
+    /// failing one may be that origin instead).
+    static func beforeHead(_ error: any Error, redirectLimit: Int, url: URL? = nil) -> FetchError {
         if let fetchError = error as? FetchError { return fetchError }
         if error is CancellationError { return .cancelled }
-        if let tls = tlsReason(error) { return .tls(tls) }
+        if let tls = TLSFailureReason.describe(error, origin: url.map(TLSFailureReason.origin)) { return .tls(tls) }
         if let client = error as? HTTPClientError {
             // A struct of static values, not an enum: compared, not switched over.
             if client == .redirectLimitReached || client == .redirectCycleDetected {
                 return .tooManyRedirects(limit: redirectLimit)
             }
             if client == .cancelled { return cancelled() }
-            if client == .tlsHandshakeTimeout { return .tls("the TLS handshake timed out") }
+            if client == .tlsHandshakeTimeout {
+                return .tls("the TLS handshake timed out" + (url.map { " for \(TLSFailureReason.origin($0))" } ?? ""))
+            }
             if client == .invalidURL || client == .emptyHost || client == .emptyScheme {
                 return .invalidURL(client.description)
             }
@@ -41,23 +46,6 @@ enum FetchErrorMapping {
     /// ended itself on `shutdown()`: only the first is a cancellation to the pipeline.
     private static func cancelled() -> FetchError {
         Task.isCancelled ? .cancelled : .transport("the HTTP client ended the request (it was shut down)")
-    }
-
-    /// A readable reason when `error` is a handshake or certificate failure.
-    private static func tlsReason(_ error: any Error) -> String? {
-        switch error {
-        case let ssl as NIOSSLError:
-            if case .handshakeFailed(let boring) = ssl { return "handshake failed: \(boring)" }
-            return "\(ssl)"
-        case let boring as BoringSSLError:
-            return "handshake failed: \(boring)"
-        case let extra as NIOSSLExtraError:
-            return "\(extra)"
-        case is NIOSSLCloseTimedOutError:
-            return "the TLS connection did not close in time"
-        default:
-            return nil
-        }
     }
 
     /// The underlying errors of a failed connect (one per address tried), or the error itself.

@@ -28,7 +28,7 @@ struct HTTPExchange: Sendable {
             // covers the head anyway), and `.distantFuture` keeps AHC from adding another.
             response = try await client.execute(httpRequest, deadline: .distantFuture)
         } catch {
-            throw FetchErrorMapping.beforeHead(error, redirectLimit: redirectLimit)
+            throw FetchErrorMapping.beforeHead(error, redirectLimit: redirectLimit, url: request.url)
         }
         watchdog.activity.touch()
         let finalURL = response.url ?? request.url
