@@ -16,7 +16,8 @@ public enum CrashLeftovers {
     /// Foundation's `Data.write(to:options: .atomic)` on Linux (swift-foundation, Swift 6; read
     /// with `strace -f -e trace=file` and confirmed by killing a writer mid-write): the writer
     /// creates `.dat.nosync<PID>.<XXXXXX>` in the destination's directory (`<PID>` the writing
-    /// process's id in upper-case hex, at least four digits; `XXXXXX` six random letters and
+    /// process's id in upper-case hex, unpadded: `String(pid, radix: 16, uppercase: true)`, so
+    /// process 841 writes `.dat.nosync349.…`; `XXXXXX` six random letters and
     /// digits, `mkstemp`'s), writes the bytes, `fsync`s, and renames it onto `destination`. A
     /// crash mid-write leaves that hidden file holding the bytes written so far, and
     /// `destination` as it was (absent, or the previous complete entry).
@@ -54,12 +55,12 @@ public enum CrashLeftovers {
     }
 
     /// The name Foundation's atomic write gives its temporary file in process `processIdentifier`:
-    /// `.dat.nosync` and the id in upper-case hex (at least four digits), a dot, and six random
-    /// letters and digits.
+    /// `.dat.nosync` and the id in upper-case hex (unpadded, as swift-foundation's
+    /// `createTemporaryFile` spells it), a dot, and six random letters and digits.
     static func foundationTemporaryName(processIdentifier: Int32) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
-        return ".dat.nosync" + String(format: "%04X", processIdentifier) + "." + suffix
+        return ".dat.nosync" + String(processIdentifier, radix: 16, uppercase: true) + "." + suffix
     }
 
     private static func leave(_ prefix: Data, at file: URL, age: TimeInterval) throws -> URL {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import ImagoConformance
+@testable import ImagoConformance
 import ImagoTestSupport
 import Testing
 
@@ -46,7 +46,7 @@ enum CrashingWriter: String, CaseIterable, Sendable {
     func isLeftoverName(_ name: String, pid: Int32) -> Bool {
         switch self {
         case .foundationAtomic:
-            let prefix = ".dat.nosync" + String(format: "%04X", pid) + "."
+            let prefix = ".dat.nosync" + String(pid, radix: 16, uppercase: true) + "."
             guard name.hasPrefix(prefix) else { return false }
             let suffix = name.dropFirst(prefix.count)
             return suffix.count == 6 && suffix.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
@@ -91,6 +91,17 @@ enum CrashingWriter: String, CaseIterable, Sendable {
         let modified = try FileManager.default.attributesOfItem(atPath: leftover.path)[.modificationDate] as? Date
         #expect(modified.map { Date().timeIntervalSince($0) >= CrashLeftovers.defaultAge - 60 } == true,
                 "the leftover is dated \(modified.map(String.init(describing:)) ?? "?"), not an hour back")
+    }
+
+    /// Foundation spells the id unpadded (`String(pid, radix: 16, uppercase: true)`): a CI
+    /// container's small ids showed that a padded spelling ("%04X") names no real leftover.
+    @Test("Foundation's temporary name carries the process id in unpadded upper-case hex", arguments: [
+        (Int32(841), ".dat.nosync349."), (Int32(7), ".dat.nosync7."), (Int32(1_234_567), ".dat.nosync12D687."),
+    ])
+    func foundationTemporaryName(_ pid: Int32, _ prefix: String) {
+        let name = CrashLeftovers.foundationTemporaryName(processIdentifier: pid)
+        #expect(name.hasPrefix(prefix) && name.count == prefix.count + 6, "\(name)")
+        #expect(CrashingWriter.foundationAtomic.isLeftoverName(name, pid: pid))
     }
 
     @Test(arguments: CrashingWriter.allCases)
