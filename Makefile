@@ -5,6 +5,8 @@ SHELL := /bin/bash
 # gcc: the `cc` that `make stream-check` compiles the push decoders' plain-C checks with.
 # tmux: the real terminal `imago show`'s end-to-end tests run it in (ShowTerminalTests: keys,
 # resizes, the screen read back with its colours); without it they are skipped.
+# openssl: the private CA and certificates the nginx HTTPS tests make (TestCertificates);
+# without it those tests are skipped.
 APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev zlib1g-dev nginx openssl gcc tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The release build has a build directory of its own: SwiftPM locks a build directory for the
