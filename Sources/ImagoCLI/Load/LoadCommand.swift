@@ -60,7 +60,15 @@ struct LoadCommand: AsyncParsableCommand {
         let options = pipelineOptions.decodeOptions
         let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
         let start = ContinuousClock.now
-        let work = Task { @MainActor in await plan.run(pipeline) }
+        // The loads, then the revalidations stale-while-revalidate started: their answers are
+        // stored before the process ends, for the next run to see.
+        let work = Task { @MainActor in
+            let outcomes = await plan.run(pipeline)
+            for revalidation in await pipeline.waitForBackgroundRevalidations() {
+                printLine(LoadLines.backgroundRevalidation(revalidation))
+            }
+            return outcomes
+        }
         // Whichever ends first: the loads, or a signal (the wait for one ends when cancelled).
         let caught: Int32? = await withTaskGroup(of: Int32?.self) { group in
             group.addTask { _ = await work.value; return nil }
