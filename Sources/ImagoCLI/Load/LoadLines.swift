@@ -83,6 +83,7 @@ struct LoadSummary {
             var disk = JSONLine()
             disk.add("fresh", counters.diskFreshHits)
             disk.add("revalidated", counters.diskRevalidations)
+            disk.add("stale", counters.diskStaleHits)
             disk.add("stored", counters.diskStores)
             disk.add("replaced", counters.diskReplacements)
             disk.add("notStored", counters.diskNotStored)

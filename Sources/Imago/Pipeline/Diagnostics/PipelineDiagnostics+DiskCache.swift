@@ -24,8 +24,9 @@ extension PipelineDiagnostics {
     }
 
     /// A stale entry served the load, as `outcome` (`.staleRevalidating` or `.staleIfError`)
-    /// says the server allowed. Logged only: `diskHits` stays the two tiers of fresh content.
+    /// says the server allowed. Counted apart: `diskHits` stays the two tiers of fresh content.
     func diskServedStale(_ sourceKey: String, _ outcome: DiskCacheOutcome) {
+        record { $0.diskStaleHits += 1 }
         logger.debug("Disk cache hit (stale)", metadata: ["source": "\(sourceKey)", "outcome": "\(outcome)"])
     }
 
