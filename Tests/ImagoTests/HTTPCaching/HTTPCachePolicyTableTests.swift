@@ -42,7 +42,8 @@ final class HTTPCachePolicyTableTests: XCTestCase {
         "wed, 15 nov 2023 22:13:20 gmt", "Wed, 15 Nov 23 22:13:20 GMT", "Wed, 15-Nov-2023 22:13:20 GMT",
         "Wednesday, 15 Nov 2023 22:13:20 GMT", "Wednesday, 15-Nov-23 22:13:20", "Wed Nov 15 22:13:20 2023 GMT",
         "Wed, 31 Nov 2023 22:13:20 GMT", "Wed, 15 Nov 2023 24:13:20 GMT", "Wed,15 Nov 2023 22:13:20 GMT",
-        "2023-11-15T22:13:20Z", "1700086400", "Wed Nov 15 22:13 2023", "Wed, 15 Nov 2023 22:13:20 GMT, Thu",
+        "2023-11-15T22:13:20Z", "1700086400", "Wednesday, 15-Nov-2023 22:13:20 GMT", "Wed, 15-Nov-23 22:13:20 GMT",
+        "wed nov 15 22:13:20 2023", "Wed Nov 15 22:13 2023", "Wed, 15 Nov 2023 22:13:20 GMT, Thu",
     ]
 
     static let rows: [Row] = invalidExpires.map { expires in
