@@ -12,6 +12,9 @@ struct LoadCommand: AsyncParsableCommand {
             Each line is one JSON object, written as soon as it happens (also into a pipe). With \
             --previews, each new preview shows once in its loading line as "preview" with its size \
             and scan or pass number. \
+            With --cache-dir, a stale-while-revalidate entry is shown at once and revalidated in \
+            the background; the command waits for those revalidations before it exits and prints \
+            one "backgroundRevalidation" line for each. \
             SIGINT (Ctrl-C) and SIGTERM cancel the loads, remove their temporary files and exit. \
             Exit status: 0 when every source's last load succeeded; 1 when one failed; 64 on bad \
             usage; 73 when --output cannot be written or --cache-dir cannot be used (one line \
