@@ -12,14 +12,20 @@ struct CacheControl: Equatable, Sendable {
     var noCache = false
     /// `max-age=N` in seconds; 0 when the value was unusable (see above).
     var maxAge: Int?
-    /// `must-revalidate`: once stale, never used without a successful revalidation. Imago never
-    /// serves a stale entry unrevalidated anyway, so this only confirms what it does.
+    /// `must-revalidate`: once stale, never used without a successful revalidation: it overrides
+    /// `stale-while-revalidate` and `stale-if-error` (RFC 9111 §5.2.2.2).
     var mustRevalidate = false
     /// `immutable` (RFC 8246): the body will not change while fresh, so a fresh entry is used
     /// even when the policy asks to revalidate every use.
     var immutable = false
     /// `private`: storable here (a private cache), not by shared caches.
     var isPrivate = false
+    /// `stale-while-revalidate=N` (RFC 5861 §3): for N seconds after it goes stale, the entry may
+    /// serve at once while a revalidation runs in the background. Nil when absent or unusable.
+    var staleWhileRevalidate: Int?
+    /// `stale-if-error=N` (RFC 5861 §4): for N seconds after it goes stale, the entry may serve
+    /// when the origin fails (5xx) or cannot be reached. Nil when absent or unusable.
+    var staleIfError: Int?
 
     init() {}
 
@@ -37,6 +43,10 @@ struct CacheControl: Equatable, Sendable {
             case "immutable": immutable = true
             case "private": isPrivate = true
             case "max-age": maxAges.insert(argument.flatMap(Self.deltaSeconds))
+            // Unlike max-age, an unusable window grants nothing: stale content is only ever
+            // served on a clear word from the server.
+            case "stale-while-revalidate": staleWhileRevalidate = argument.flatMap(Self.deltaSeconds)
+            case "stale-if-error": staleIfError = argument.flatMap(Self.deltaSeconds)
             default: continue   // s-maxage, proxy-revalidate, public...: for shared caches or no effect here
             }
         }

@@ -10,6 +10,9 @@ extension HTTPCachePolicy {
         /// It cannot serve this request (a `Vary` mismatch, or stale with no validator): fetch
         /// anew, unconditionally.
         case refetch
+        /// Stale, but within its `stale-while-revalidate` window: use it at once and revalidate
+        /// in the background with these conditional headers (none: fetch anew).
+        case staleWhileRevalidate([String: String])
     }
 
     /// Whether a response may be written to disk, and with what metadata.
@@ -26,11 +29,15 @@ extension HTTPCachePolicy {
         if varied.contains("*") { return .refetch }
         for name in varied where requestHeaders[name] != metadata.varyingRequestHeaders[name] { return .refetch }
         let control = CacheControl(headers["cache-control"])
-        let fresh = ResponseFreshness(metadata, storedAt: storedAt, policy: self, now: now).isFresh
+        let freshness = ResponseFreshness(metadata, storedAt: storedAt, policy: self, now: now)
+        let fresh = freshness.isFresh
         let mustAsk = mode == .http && control.noCache
         if fresh && control.immutable && !mustAsk { return .fresh }
         if fresh && !mustAsk && !alwaysRevalidate { return .fresh }
         let conditional = Self.conditionalHeaders(metadata)
+        if !fresh, mayServeStale(control), freshness.isWithin(staleWindow: control.staleWhileRevalidate) {
+            return .staleWhileRevalidate(conditional)
+        }
         return conditional.isEmpty ? .refetch : .revalidate(conditional)
     }
 

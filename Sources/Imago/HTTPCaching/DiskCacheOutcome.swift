@@ -5,6 +5,13 @@ public enum DiskCacheOutcome: Sendable, Hashable, CustomStringConvertible {
     /// A stale (or `no-cache`) entry was revalidated: the server answered 304 and the stored
     /// bytes served the load, their freshness refreshed.
     case revalidated
+    /// A stale entry within its `stale-while-revalidate` window served the load at once; a
+    /// revalidation runs in the background (`ImagePipeline.backgroundRevalidations`), and a
+    /// later load sees what it brought.
+    case staleRevalidating
+    /// A stale entry within its `stale-if-error` window served the load because the origin
+    /// failed (500, 502, 503, 504) or could not be reached, after the retries.
+    case staleIfError
     /// The response was stored as a new entry.
     case stored
     /// The response replaced an entry the cache held for the URL (which was stale, did not match
@@ -32,11 +39,14 @@ public enum DiskCacheOutcome: Sendable, Hashable, CustomStringConvertible {
         case writeFailed
     }
 
-    /// `fresh`, `revalidated`, `stored`, `replaced` or `notStored`: the CLI's vocabulary.
+    /// `fresh`, `revalidated`, `staleRevalidating`, `staleIfError`, `stored`, `replaced` or
+    /// `notStored`: the CLI's vocabulary.
     public var description: String {
         switch self {
         case .fresh: "fresh"
         case .revalidated: "revalidated"
+        case .staleRevalidating: "staleRevalidating"
+        case .staleIfError: "staleIfError"
         case .stored: "stored"
         case .replaced: "replaced"
         case .notStored: "notStored"

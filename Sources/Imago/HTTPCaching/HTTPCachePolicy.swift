@@ -5,8 +5,9 @@ import Foundation
 /// asking the server, must be revalidated first, or cannot be used at all.
 ///
 /// Whatever the policy, a response marked `no-store` is never written to disk (rule HTTP-1: it
-/// is the server's word on privacy, not on freshness), and a stale entry is never used without
-/// a 304 from the server (Imago never serves stale content, even when disconnected).
+/// is the server's word on privacy, not on freshness), and a stale entry is used without a 304
+/// from the server only where the server allowed it (RFC 5861's `stale-while-revalidate` and
+/// `stale-if-error`, see `servesStale`).
 public struct HTTPCachePolicy: Sendable, Hashable, CustomStringConvertible {
     /// Where freshness comes from.
     public enum Mode: String, Sendable, Hashable, CaseIterable {
@@ -36,15 +37,23 @@ public struct HTTPCachePolicy: Sendable, Hashable, CustomStringConvertible {
     /// lifetime. Default 24 hours (RFC 9111 §4.2.2 suggests 10 % of the age, and caches cap it
     /// so that a file untouched for years is not trusted for months).
     public var maxHeuristicLifetime: Duration
+    /// Honour `stale-while-revalidate=N` and `stale-if-error=N` (RFC 5861): up to N seconds past
+    /// its freshness, a stale entry serves at once while it is revalidated in the background
+    /// (`DiskCacheOutcome.staleRevalidating`), or serves when the origin answers 500, 502, 503
+    /// or 504 or cannot be reached (`DiskCacheOutcome.staleIfError`). Never with `no-cache`,
+    /// `must-revalidate` or `alwaysRevalidate`. Default true; false: a stale entry is never
+    /// used without a 304.
+    public var servesStale: Bool
 
-    /// A policy with every default: `.http` mode, no time to live, no forced revalidation, and a
-    /// 24-hour cap on heuristic freshness.
+    /// A policy with every default: `.http` mode, no time to live, no forced revalidation, a
+    /// 24-hour cap on heuristic freshness, and stale content served where the server allows it.
     public init(mode: Mode = .http, timeToLive: Duration? = nil, alwaysRevalidate: Bool = false,
-                maxHeuristicLifetime: Duration = .seconds(86_400)) {
+                maxHeuristicLifetime: Duration = .seconds(86_400), servesStale: Bool = true) {
         self.mode = mode
         self.timeToLive = timeToLive
         self.alwaysRevalidate = alwaysRevalidate
         self.maxHeuristicLifetime = maxHeuristicLifetime
+        self.servesStale = servesStale
     }
 
     /// Honour the response's headers (the default).
@@ -53,11 +62,13 @@ public struct HTTPCachePolicy: Sendable, Hashable, CustomStringConvertible {
     public static let aggressive = HTTPCachePolicy(mode: .aggressive)
 
     /// The mode and any overrides, comma-separated, for logs and reports: e.g. `http`,
-    /// `aggressive, ttl 60.0 s`, `http, always revalidate` (the heuristic cap is not shown).
+    /// `aggressive, ttl 60.0 s`, `http, always revalidate`, `http, never stale` (the heuristic
+    /// cap is not shown).
     public var description: String {
         var parts = [mode.rawValue]
         if let timeToLive { parts.append("ttl \(timeToLive.seconds) s") }
         if alwaysRevalidate { parts.append("always revalidate") }
+        if !servesStale { parts.append("never stale") }
         return parts.joined(separator: ", ")
     }
 

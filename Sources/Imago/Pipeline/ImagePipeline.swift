@@ -27,6 +27,8 @@ public final class ImagePipeline: Sendable {
     let fetchStage: FetchStage
     let decodeStage: DecodeStage
     let prefetcher = Prefetcher()
+    /// Revalidations of `stale-while-revalidate` entries that served their loads.
+    let backgroundRevalidations = BackgroundRevalidations()
     /// The pipeline's subscription to its pressure monitor (nil when it does not
     /// respond to pressure); it ends with the pipeline.
     private let pressureObservation = Mutex<MemoryPressureObservation?>(nil)
@@ -48,6 +50,10 @@ public final class ImagePipeline: Sendable {
             let observation = configuration.memory.environment.pressureMonitor.addObserver { [weak self] event in self?.respond(to: event) }
             pressureObservation.withLock { $0 = observation }
         }
+    }
+
+    deinit {
+        backgroundRevalidations.cancelAll()
     }
 
     typealias Outcome = Result<ImageResponse, ImageLoadingError>
@@ -72,12 +78,15 @@ public final class ImagePipeline: Sendable {
         case .custom(let provider):
             outcome = await loadCustom(provider, request, shared)
         }
-        if case .success(let response) = outcome { storeInMemory(response, for: request) }
+        // Stale content stays out of memory: a later load reads the disk, which the
+        // revalidation refreshes.
+        if case .success(let response) = outcome, !response.isStale { storeInMemory(response, for: request) }
         return outcome
     }
 
-    /// A remote image: a fresh disk entry decoded, else fetched (revalidating a stale entry)
-    /// and decoded.
+    /// A remote image: a fresh disk entry decoded (or a stale one the server allows to serve
+    /// while it is revalidated in the background), else fetched (revalidating a stale entry)
+    /// and decoded; should that fail, a stale entry `stale-if-error` allows serves instead.
     private func loadRemote(_ url: URL, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
         let sourceKey = request.source.identity
         var lookup = request.cachePolicy.readsDisk ? diskStage.lookup(sourceKey) : DiskLookup()
@@ -94,11 +103,23 @@ public final class ImagePipeline: Sendable {
                 lookup.hadEntry = false
             }
         }
-        let outcome = await fetchAndDecode(url, request, shared, lookup: lookup)
+        if let stale = lookup.staleRevalidating {
+            lookup.staleRevalidating = nil
+            if let served = await serveStale(stale, as: .staleRevalidating, request, shared) {
+                if case .success = served { revalidateInBackground(url, request, lookup: lookup) }
+                return served
+            }
+            lookup = DiskLookup(hadEntry: diskStage.entry(forKey: sourceKey) != nil)
+        }
+        var outcome = await fetchAndDecode(url, request, shared, lookup: lookup)
         if case .failure(.decoding(let error)) = outcome, error != .cancelled, diskStage.entry(forKey: sourceKey) == nil,
            let unconditional = lookup.askingUnconditionally() {
             // The server confirmed (304) bytes that then failed to decode and were removed.
-            return await fetchAndDecode(url, request, shared, lookup: unconditional)
+            outcome = await fetchAndDecode(url, request, shared, lookup: unconditional)
+        }
+        if case .failure(.fetch(let error)) = outcome, HTTPCachePolicy.coversOrigin(failure: error),
+           let stale = lookup.staleIfError, let served = await serveStale(stale, as: .staleIfError, request, shared) {
+            return served
         }
         return outcome
     }

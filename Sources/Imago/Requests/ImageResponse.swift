@@ -1,7 +1,7 @@
 /// Where a successful image came from, so a UI can animate network loads only.
 public enum ImageOrigin: String, Sendable, Hashable, Codable {
     /// `memory`: the memory cache (CACHE-1's synchronous hit); `disk`: a disk-cache entry, fresh or
-    /// confirmed by a 304 (CACHE-2); `network`: bytes fetched for this load; `local`: a file, bytes
+    /// confirmed by a 304 (CACHE-2), or stale where the server allowed it (RFC 5861); `network`: bytes fetched for this load; `local`: a file, bytes
     /// or pixels in memory, or a custom source's image.
     case memory, disk, network, local
 }
@@ -25,6 +25,10 @@ public struct ImageResponse: Sendable {
         self.origin = origin
         self.diskCache = diskCache
     }
+
+    /// A stale disk entry served it, as the server allowed (`stale-while-revalidate`,
+    /// `stale-if-error`).
+    var isStale: Bool { diskCache == .staleRevalidating || diskCache == .staleIfError }
 
     /// The same response with `diskCache` set.
     func reporting(_ diskCache: DiskCacheOutcome?) -> ImageResponse {

@@ -12,6 +12,9 @@ struct LoadCommand: AsyncParsableCommand {
             Each line is one JSON object, written as soon as it happens (also into a pipe). With \
             --previews, each new preview shows once in its loading line as "preview" with its size \
             and scan or pass number. \
+            With --cache-dir, a stale-while-revalidate entry is shown at once and revalidated in \
+            the background; the command waits for those revalidations before it exits and prints \
+            one "backgroundRevalidation" line for each. \
             SIGINT (Ctrl-C) and SIGTERM cancel the loads, remove their temporary files and exit. \
             Exit status: 0 when every source's last load succeeded; 1 when one failed; 64 on bad \
             usage; 65 or 66 when --ca-file holds no PEM certificate or cannot be read; 73 when \
@@ -61,7 +64,15 @@ struct LoadCommand: AsyncParsableCommand {
         let options = pipelineOptions.decodeOptions
         let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
         let start = ContinuousClock.now
-        let work = Task { @MainActor in await plan.run(pipeline) }
+        // The loads, then the revalidations stale-while-revalidate started: their answers are
+        // stored before the process ends, for the next run to see.
+        let work = Task { @MainActor in
+            let outcomes = await plan.run(pipeline)
+            for revalidation in await pipeline.waitForBackgroundRevalidations() {
+                printLine(LoadLines.backgroundRevalidation(revalidation))
+            }
+            return outcomes
+        }
         // Whichever ends first: the loads, or a signal (the wait for one ends when cancelled).
         let caught: Int32? = await withTaskGroup(of: Int32?.self) { group in
             group.addTask { _ = await work.value; return nil }

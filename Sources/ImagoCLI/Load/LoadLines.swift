@@ -38,6 +38,22 @@ enum LoadLines {
         }
         return line.text
     }
+
+    /// `{"source":…,"backgroundRevalidation":…}`: one per revalidation a stale-while-revalidate
+    /// load started, once it ended: `revalidated`, `replaced`, `notStored` (with
+    /// `notStoredReason`) or `failed` (with `error`).
+    static func backgroundRevalidation(_ revalidation: BackgroundRevalidation) -> String {
+        var line = JSONLine()
+        line.add("source", revalidation.url.absoluteString)
+        if let failure = revalidation.failure {
+            line.add("backgroundRevalidation", "failed")
+            line.add("error", failure.description)
+        } else if let disk = revalidation.diskCache {
+            line.add("backgroundRevalidation", disk.description)
+            if let reason = disk.notStoredReason { line.add("notStoredReason", reason.rawValue) }
+        }
+        return line.text
+    }
 }
 
 /// The closing `{"summary":…}` line: loads, successes, requests, decodes and per-stage totals.
@@ -67,6 +83,7 @@ struct LoadSummary {
             var disk = JSONLine()
             disk.add("fresh", counters.diskFreshHits)
             disk.add("revalidated", counters.diskRevalidations)
+            disk.add("stale", counters.diskStaleHits)
             disk.add("stored", counters.diskStores)
             disk.add("replaced", counters.diskReplacements)
             disk.add("notStored", counters.diskNotStored)

@@ -24,6 +24,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(help: "Seconds without receiving anything before a fetch fails (fractions allowed; default 30).")
     var timeout: Double = 30
 
+    @Option(help: "Retry a transient failure (a broken transfer, 408, 429, 5xx) at most N times (default: the pipeline's, \(RetryPolicy().maxRetries)).")
+    var retries: Int?
+
     @Option(help: "Use a disk cache in this directory (downloads then go there too; default: no disk cache).")
     var cacheDir: String?
 
@@ -63,6 +66,7 @@ struct PipelineOptions: ParsableArguments {
 
     func validate() throws {
         if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let retries, retries < 0 { throw ValidationError("--retries must be 0 or more") }
         if let n = maxPixelSize, n < 1 { throw ValidationError("--max-pixel-size must be at least 1") }
         if previews && strategy != .stream { throw ValidationError("--previews needs --strategy stream: only a streaming decode sees the image before its last byte") }
         if !(previewInterval >= 0) || !(previewInterval <= Self.maxTTL) {
@@ -121,6 +125,7 @@ struct PipelineOptions: ParsableArguments {
                            idleTimeout: timeout < 1e9 ? .seconds(timeout) : FetchRequest.noIdleTimeout,
                            temporaryDirectory: temporaryDirectory),
             diagnostics: .init(eventHandler: events, logger: logger))
+        if let retries { configuration.network.retryPolicy.maxRetries = retries }
         if previews {
             configuration.previews = PreviewPolicy(minimumInterval: .milliseconds(Int((previewInterval * 1000).rounded())))
         }

@@ -11,6 +11,8 @@ final class HTTPCachePolicyTableTests: XCTestCase {
         /// Revalidate with exactly these conditional headers.
         case revalidate([String: String])
         case refetch
+        /// Use it at once, revalidating in the background with exactly these headers (RFC 5861).
+        case staleWhileRevalidate([String: String])
         /// The response is not stored at all, for this reason.
         case notStored(DiskCacheOutcome.NotStoredReason)
     }
@@ -33,7 +35,21 @@ final class HTTPCachePolicyTableTests: XCTestCase {
     static let validator = ["If-None-Match": etag]
     static let lastModified = PolicyClock.httpDate(offset: -1000)
 
-    static let rows: [Row] = [
+    /// Near misses of a date a day after `PolicyClock.received` (Wed, 15 Nov 2023 22:13:20 GMT):
+    /// none is one of the three forms, so each is in the past (RFC 9111 §5.3), however close.
+    static let invalidExpires = [
+        "-1", "Wed, 15 Nov 2023 22:13:20 UTC", "Wed, 15 Nov 2023 22:13:20 +0000", "Wed, 15 Nov 2023 22:13:20",
+        "wed, 15 nov 2023 22:13:20 gmt", "Wed, 15 Nov 23 22:13:20 GMT", "Wed, 15-Nov-2023 22:13:20 GMT",
+        "Wednesday, 15 Nov 2023 22:13:20 GMT", "Wednesday, 15-Nov-23 22:13:20", "Wed Nov 15 22:13:20 2023 GMT",
+        "Wed, 31 Nov 2023 22:13:20 GMT", "Wed, 15 Nov 2023 24:13:20 GMT", "Wed,15 Nov 2023 22:13:20 GMT",
+        "2023-11-15T22:13:20Z", "1700086400", "Wednesday, 15-Nov-2023 22:13:20 GMT", "Wed, 15-Nov-23 22:13:20 GMT",
+        "wed nov 15 22:13:20 2023", "Wed Nov 15 22:13 2023", "Wed, 15 Nov 2023 22:13:20 GMT, Thu",
+    ]
+
+    static let rows: [Row] = invalidExpires.map { expires in
+        Row(name: "Expires \"\(expires)\" is in the past", headers: ["Expires": expires, "Date": PolicyClock.httpDate(offset: 0), "ETag": etag],
+            elapsed: 0, expected: .revalidate(validator))
+    } + staleRows + [
         // max-age
         Row(name: "max-age, just fresh", headers: ["Cache-Control": "max-age=60", "ETag": etag], elapsed: 59, expected: .fresh),
         Row(name: "max-age, just stale", headers: ["Cache-Control": "max-age=60", "ETag": etag], elapsed: 61, expected: .revalidate(validator)),
@@ -63,6 +79,10 @@ final class HTTPCachePolicyTableTests: XCTestCase {
         Row(name: "Expires \"0\" is in the past", headers: ["Expires": "0", "ETag": etag], elapsed: 0, expected: .revalidate(validator)),
         Row(name: "Expires in RFC 850 form", headers: ["Expires": "Wednesday, 15-Nov-23 22:13:20 GMT", "Date": PolicyClock.httpDate(offset: 0), "ETag": etag], elapsed: 86_399, expected: .fresh),
         Row(name: "Expires in asctime form", headers: ["Expires": "Wed Nov 15 22:13:20 2023", "Date": PolicyClock.httpDate(offset: 0), "ETag": etag], elapsed: 86_401, expected: .revalidate(validator)),
+        Row(name: "Expires in asctime form, still fresh", headers: ["Expires": "Wed Nov 15 22:13:20 2023", "Date": PolicyClock.httpDate(offset: 0), "ETag": etag], elapsed: 86_399, expected: .fresh),
+        Row(name: "Expires in RFC 850 form, stale", headers: ["Expires": "Wednesday, 15-Nov-23 22:13:20 GMT", "Date": PolicyClock.httpDate(offset: 0), "ETag": etag], elapsed: 86_401, expected: .revalidate(validator)),
+        Row(name: "Expires in asctime form, one-digit day", headers: ["Expires": "Fri Dec  1 00:00:00 2023", "Date": PolicyClock.httpDate(offset: 0), "ETag": etag], elapsed: 1_388_799, expected: .fresh),
+        Row(name: "Expires padded with spaces", headers: ["Expires": "  " + PolicyClock.httpDate(offset: 100) + " ", "Date": PolicyClock.httpDate(offset: 0), "ETag": etag], elapsed: 99, expected: .fresh),
         // Heuristic freshness from Last-Modified (§4.2.2): 10 %, capped at a day
         Row(name: "heuristic, fresh", headers: ["Last-Modified": lastModified, "Date": PolicyClock.httpDate(offset: 0)], elapsed: 99, expected: .fresh),
         Row(name: "heuristic, stale: If-Modified-Since", headers: ["Last-Modified": lastModified, "Date": PolicyClock.httpDate(offset: 0)], elapsed: 101, expected: .revalidate(["If-Modified-Since": lastModified])),
@@ -107,6 +127,29 @@ final class HTTPCachePolicyTableTests: XCTestCase {
         Row(name: "TTL stores what has no validator", policy: .init(timeToLive: .seconds(60)), headers: [:], elapsed: 59, expected: .fresh),
     ]
 
+    /// `stale-while-revalidate` (RFC 5861 §3): past freshness, within the window, the entry is
+    /// used at once and revalidated in the background; never against no-cache, must-revalidate,
+    /// always-revalidate or a policy that serves no stale content.
+    static let staleRows: [Row] = [
+        Row(name: "swr, still fresh", headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30", "ETag": etag], elapsed: 59, expected: .fresh),
+        Row(name: "swr, within the window", headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30", "ETag": etag], elapsed: 89, expected: .staleWhileRevalidate(validator)),
+        Row(name: "swr, past the window", headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30", "ETag": etag], elapsed: 91, expected: .revalidate(validator)),
+        Row(name: "swr, Age counts against the window", headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30", "Age": "20", "ETag": etag], elapsed: 71, expected: .revalidate(validator)),
+        Row(name: "swr without a validator: a plain fetch behind", headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30"], elapsed: 61, expected: .staleWhileRevalidate([:])),
+        Row(name: "swr quoted, case-insensitive", headers: ["Cache-Control": "max-age=60, Stale-While-Revalidate=\"30\"", "ETag": etag], elapsed: 61, expected: .staleWhileRevalidate(validator)),
+        Row(name: "swr unusable grants nothing", headers: ["Cache-Control": "max-age=60, stale-while-revalidate=soon", "ETag": etag], elapsed: 61, expected: .revalidate(validator)),
+        Row(name: "swr=0 grants nothing", headers: ["Cache-Control": "max-age=60, stale-while-revalidate=0", "ETag": etag], elapsed: 61, expected: .revalidate(validator)),
+        Row(name: "swr with must-revalidate", headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30, must-revalidate", "ETag": etag], elapsed: 61, expected: .revalidate(validator)),
+        Row(name: "swr with no-cache", headers: ["Cache-Control": "no-cache, max-age=60, stale-while-revalidate=30", "ETag": etag], elapsed: 61, expected: .revalidate(validator)),
+        Row(name: "swr with always-revalidate", policy: .init(alwaysRevalidate: true), headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30", "ETag": etag], elapsed: 61, expected: .revalidate(validator)),
+        Row(name: "swr, policy serves no stale content", policy: .init(servesStale: false), headers: ["Cache-Control": "max-age=60, stale-while-revalidate=30", "ETag": etag], elapsed: 61, expected: .revalidate(validator)),
+        Row(name: "swr after Expires", headers: ["Cache-Control": "stale-while-revalidate=30", "Expires": PolicyClock.httpDate(offset: 100), "Date": PolicyClock.httpDate(offset: 0), "ETag": etag], elapsed: 129, expected: .staleWhileRevalidate(validator)),
+        Row(name: "swr after heuristic freshness", headers: ["Cache-Control": "stale-while-revalidate=30", "Last-Modified": lastModified, "Date": PolicyClock.httpDate(offset: 0)], elapsed: 129,
+            expected: .staleWhileRevalidate(["If-Modified-Since": lastModified])),
+        Row(name: "swr after a TTL", policy: .init(timeToLive: .seconds(10)), headers: ["Cache-Control": "max-age=600, stale-while-revalidate=30", "ETag": etag], elapsed: 39, expected: .staleWhileRevalidate(validator)),
+        Row(name: "stale-if-error alone changes no use", headers: ["Cache-Control": "max-age=60, stale-if-error=600", "ETag": etag], elapsed: 61, expected: .revalidate(validator)),
+    ]
+
     func testEveryRow() {
         for row in Self.rows {
             let requestedAt = PolicyClock.received - row.responseDelay
@@ -123,6 +166,7 @@ final class HTTPCachePolicyTableTests: XCTestCase {
                 case .fresh: actual = .fresh
                 case .revalidate(let headers): actual = .revalidate(headers)
                 case .refetch: actual = .refetch
+                case .staleWhileRevalidate(let headers): actual = .staleWhileRevalidate(headers)
                 }
             }
             XCTAssertEqual(actual, row.expected, row.name)
@@ -135,10 +179,11 @@ final class HTTPCachePolicyTableTests: XCTestCase {
             case .fresh: "fresh"
             case .revalidate: "revalidate"
             case .refetch: "refetch"
+            case .staleWhileRevalidate: "staleWhileRevalidate"
             case .notStored(let reason): "notStored.\(reason)"
             }
         })
-        XCTAssertEqual(kinds, ["fresh", "revalidate", "refetch", "notStored.noStore", "notStored.varyAll",
+        XCTAssertEqual(kinds, ["fresh", "revalidate", "refetch", "staleWhileRevalidate", "notStored.noStore", "notStored.varyAll",
                                "notStored.notReusable", "notStored.status"])
     }
 }

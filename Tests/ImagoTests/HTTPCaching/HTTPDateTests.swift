@@ -35,3 +35,27 @@ struct HTTPDateTests {
         #expect((HTTPDate.parse(text) != nil) == isDate, "\(text)")
     }
 }
+
+/// What is not exactly one of the three forms is no date (RFC 9111 §5.3 then makes an
+/// `Expires` in the past), and the obsolete forms read their own ways of writing a day.
+struct HTTPDateStrictnessTests {
+    @Test("Near misses are no date", arguments: HTTPCachePolicyTableTests.invalidExpires)
+    func nearMiss(_ text: String) {
+        #expect(HTTPDate.parse(text) == nil)
+    }
+
+    @Test("asctime's day: a space and one digit, or two digits", arguments: [
+        ("Thu Nov  2 08:49:37 2023", 2), ("Thu Nov 02 08:49:37 2023", 2), ("Thu Nov 23 08:49:37 2023", 23),
+    ])
+    func asctimeDays(_ text: String, _ day: Int) throws {
+        let date = try #require(HTTPDate.parse(text))
+        #expect(Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "GMT")!, from: date).day == day)
+    }
+
+    @Test("The three forms of one instant agree", arguments: [
+        ["Wed, 15 Nov 2023 22:13:20 GMT", "Wednesday, 15-Nov-23 22:13:20 GMT", "Wed Nov 15 22:13:20 2023"],
+    ])
+    func formsAgree(_ forms: [String]) {
+        #expect(forms.map(HTTPDate.parse) == Array(repeating: Date(timeIntervalSince1970: 1_700_086_400), count: 3))
+    }
+}

@@ -52,6 +52,7 @@ extension TimedSuites.NginxTests {
                     .exact("/stale.png", .alias(image), .expires(seconds: 0)),
                     .exact("/date-only.png", .alias(image), .entityTags(false), .expires(seconds: 0)),
                     .exact("/bare.png", .alias(image), .entityTags(false), .header(name: "Last-Modified", value: "")),
+                    .exact("/swr.png", .alias(image), .header(name: "Cache-Control", value: "max-age=1, stale-while-revalidate=600")),
                 ], files: [image: TestCorpus.bytes(Self.file)]) { fixture in
                     try await body(World(fixture: fixture, combination: combination, cacheDirectory: caches.appendingPathComponent("cache")))
                 }
@@ -98,6 +99,24 @@ extension TimedSuites.NginxTests {
                 #expect(later.diskCache == .revalidated, "\(combination)")
                 try #expect(later.pixels == world.fixture.localPixels(Self.file))
                 let log = try await world.fixture.logged(world.uri("/hour.png"), finalStatus: 304)
+                #expect(log.map(\.status) == [200, 304], "\(combination)")
+                #expect(log.last?.bodyBytesSent == 0)
+            }
+        }
+
+        @Test(arguments: NginxCombination.all)
+        func staleWhileRevalidateServesAtOnceAndRevalidatesBehind(_ combination: NginxCombination) async throws {
+            try await withWorld(combination) { world in
+                #expect(try await world.outcome("/swr.png").diskCache == .stored)
+                // A minute later: stale for max-age=1, within stale-while-revalidate=600.
+                let pipeline = try world.cachingPipeline(skew: 60)
+                let stale = try await world.fixture.load(pipeline, world.fixture.request("/swr.png", combination)).get()
+                #expect(stale.origin == .disk)
+                #expect(stale.diskCache == .staleRevalidating, "\(combination)")
+                try #expect(stale.pixels == world.fixture.localPixels(Self.file))
+                let behind = await pipeline.waitForBackgroundRevalidations()
+                #expect(behind.map(\.diskCache) == [.revalidated], "\(combination): \(behind)")
+                let log = try await world.fixture.logged(world.uri("/swr.png"), finalStatus: 304)
                 #expect(log.map(\.status) == [200, 304], "\(combination)")
                 #expect(log.last?.bodyBytesSent == 0)
             }

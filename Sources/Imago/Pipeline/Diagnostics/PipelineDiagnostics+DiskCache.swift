@@ -8,6 +8,7 @@ extension PipelineDiagnostics {
         logger.trace("Disk cache lookup", metadata: {
             let decision = if lookup.hadEntry != true { "miss" }
                 else if lookup.fresh != nil { "fresh" }
+                else if lookup.staleRevalidating != nil { "staleWhileRevalidate" }
                 else if lookup.revalidating != nil { "revalidate" }
                 else { "refetch" }
             return ["source": "\(sourceKey)", "decision": "\(decision)"]
@@ -20,6 +21,13 @@ extension PipelineDiagnostics {
         emit(.diskFresh, sourceKey)
         metrics?.cacheHits[.diskFresh]?.increment()
         logger.debug("Disk cache hit (fresh)", metadata: ["source": "\(sourceKey)"])
+    }
+
+    /// A stale entry served the load, as `outcome` (`.staleRevalidating` or `.staleIfError`)
+    /// says the server allowed. Counted apart: `diskHits` stays the two tiers of fresh content.
+    func diskServedStale(_ sourceKey: String, _ outcome: DiskCacheOutcome) {
+        record { $0.diskStaleHits += 1 }
+        logger.debug("Disk cache hit (stale)", metadata: ["source": "\(sourceKey)", "outcome": "\(outcome)"])
     }
 
     /// The server answered 304 to a revalidation and the stored bytes serve the load.

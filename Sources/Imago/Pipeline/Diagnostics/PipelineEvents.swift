@@ -44,6 +44,9 @@ public final class PipelineCounters: Sendable {
         public var diskFreshHits = 0
         /// Disk hits after a conditional request the server answered 304.
         public var diskRevalidations = 0
+        /// Loads served by a stale entry the server allowed to serve (`stale-while-revalidate`,
+        /// `stale-if-error`); not among `diskHits`.
+        public var diskStaleHits = 0
         /// Responses written to disk as new entries.
         public var diskStores = 0
         /// Responses written to disk in place of an entry for the same URL.

@@ -9,6 +9,12 @@ struct DiskLookup: Sendable {
     var revalidating: DiskCache.Metadata?
     /// `If-None-Match` / `If-Modified-Since` for that revalidation (empty: a plain fetch).
     var conditionalHeaders: [String: String] = [:]
+    /// A stale entry within its `stale-while-revalidate` window: it serves the load at once and
+    /// is revalidated in the background (`BackgroundRevalidations`) with `conditionalHeaders`.
+    var staleRevalidating: DiskCache.Entry?
+    /// A stale entry within its `stale-if-error` window: it serves the load should the fetch
+    /// end in an error that window covers (`HTTPCachePolicy.coversOrigin(failure:)`).
+    var staleIfError: DiskCache.Entry?
     /// Whether an entry for the source existed (nil: the request does not read the disk, or
     /// what it found is no longer known; the store then looks again).
     var hadEntry: Bool?
@@ -18,7 +24,7 @@ struct DiskLookup: Sendable {
     /// and were removed): ask again, unconditionally, once. The lookup for that request, or nil
     /// when this one already asked unconditionally (a plain request answered 304 is a failure).
     func askingUnconditionally() -> DiskLookup? {
-        revalidating == nil ? nil : DiskLookup()
+        revalidating == nil ? nil : DiskLookup(staleIfError: staleIfError)
     }
 }
 

@@ -33,15 +33,23 @@ struct DiskStage: Sendable {
         lookup.hadEntry = entry != nil
         defer { diagnostics.diskLookedUp(sourceKey, lookup) }
         guard let entry else { return lookup }
+        let now = now()
         switch policy.use(entry.metadata, storedAt: entry.storedAt, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
-                          now: now()) {
+                          now: now) {
         case .fresh:
             lookup.fresh = entry
         case .revalidate(let conditional):
             lookup.revalidating = entry.metadata   // a 304 serves these bytes
             lookup.conditionalHeaders = conditional
+            lookup.staleIfError = policy.servesOnError(entry.metadata, storedAt: entry.storedAt, now: now) ? entry : nil
+        case .staleWhileRevalidate(let conditional):
+            lookup.staleRevalidating = entry
+            if !conditional.isEmpty { lookup.revalidating = entry.metadata }
+            lookup.conditionalHeaders = conditional
         case .refetch:
-            break
+            // A Vary mismatch, or stale without a validator: the entry may still stand in for
+            // a failed fetch (stale-if-error).
+            lookup.staleIfError = policy.servesOnError(entry.metadata, storedAt: entry.storedAt, now: now) ? entry : nil
         }
         return lookup
     }
