@@ -11,7 +11,8 @@ extension TimedSuites.NginxTests {
     /// so); loads to one host share one connection (nginx's `$connection`, and its count of
     /// accepted connections); cancelling a load mid-body resets its stream only, which nginx
     /// logs as ended early while the others, and a load after it, go on over the same
-    /// connection; `.http1Only`, and plain http, stay on HTTP/1.1.
+    /// connection; a held streaming read holds only its own stream (flow control);
+    /// `.http1Only`, and plain http, stay on HTTP/1.1.
     @Suite(.sharedHTTP2Nginx) struct NginxHTTP2Tests {
         @Test(arguments: FetchStrategy.allCases)
         func everyStrategyLoadsOverHTTP2(_ strategy: FetchStrategy) async throws {
@@ -91,6 +92,43 @@ extension TimedSuites.NginxTests {
             #expect(Set(log.map(\.connection)).count == 1, "one connection throughout: \(log.map(\.connection))")
         }
 
+        /// A streaming read whose consumer waits (a decoder out of memory, say) holds back its
+        /// own stream by HTTP/2 flow control: with the consumer held on its first piece, three
+        /// other fetches complete over the same connection, and nginx cannot finish the held
+        /// body (12 MiB, more than AsyncHTTPClient's 8 MiB stream window) until it is let go.
+        @Test func aHeldStreamingReadHoldsOnlyItsOwnStream() async throws {
+            let server = try HTTP2Nginx.shared()
+            let size = 12 << 20
+            try server.nginx.writeFile("flow/large.bin", [UInt8](repeating: 0xA5, count: size))
+            defer { try? server.nginx.removeFile("flow/large.bin") }
+            let transport = try server.transport()
+            let gate = Gate()
+            defer { gate.open() }
+            let (firstPieces, firstPiece) = AsyncStream<Void>.makeStream()
+            let held = try server.url("/flow/large.bin", query: "test=flow-held")
+            var request = FetchRequest(url: held.url, strategy: .stream)
+            request.bodyConsumer = BodyConsumerReference(HeldConsumer(gate: gate, firstPiece: firstPiece))
+            let heldFetch = Task { await transport.fetchResult(request) }
+            var pieces = firstPieces.makeAsyncIterator()
+            await pieces.next()   // the consumer is holding its first piece
+
+            let others = try (1...3).map { try server.url("/\(HTTP2Nginx.image)", query: "test=flow-other-\($0)") }
+            for other in others {
+                let result = await transport.fetchResult(FetchRequest(url: other.url))
+                #expect(result.failure == nil, "beside the held stream: \(result)")
+            }
+            _ = try await server.logged(others.map(\.uri))
+            #expect(!server.nginx.accessLog.contains { $0.requestURI == held.uri }, "nginx finished a body nobody read")
+
+            gate.open()
+            let result = await heldFetch.value
+            try await transport.shutdown()
+            #expect(try result.get().receivedBytes == size)
+            let log = try await server.logged([held.uri] + others.map(\.uri))
+            #expect(Set(log.map(\.connection)).count == 1, "one connection: \(log.map(\.connection))")
+            #expect(log.allSatisfy { $0.completed }, "\(log)")
+        }
+
         /// HTTP/1.1 where it is asked for, and where there is no TLS to offer h2 on.
         @Test(arguments: [(AsyncHTTPClientTransport.HTTPVersionPolicy.http1Only, "https"), (.automatic, "http")])
         func http1OnlyAndPlainHTTPStayOnHTTP1(_ policy: AsyncHTTPClientTransport.HTTPVersionPolicy, _ scheme: String) async throws {
@@ -104,6 +142,22 @@ extension TimedSuites.NginxTests {
             let log = try await server.logged([uri])
             #expect(log.map(\.serverProtocol) == ["HTTP/1.1"], "\(policy) over \(scheme)")
         }
+    }
+}
+
+/// A streaming consumer that takes its first piece and waits at it until `gate` opens.
+private final class HeldConsumer: StreamingBodyConsumer {
+    let gate: Gate
+    let firstPiece: AsyncStream<Void>.Continuation
+
+    init(gate: Gate, firstPiece: AsyncStream<Void>.Continuation) {
+        self.gate = gate
+        self.firstPiece = firstPiece
+    }
+
+    func consume(_ piece: Data) async throws(FetchError) {
+        firstPiece.yield()
+        do { try await gate.waitUntilOpen(timeout: .seconds(30)) } catch { throw .bodyRefused("the test never let the body go on") }
     }
 }
 
