@@ -4,9 +4,10 @@ import ImagoTestSupport
 import Testing
 
 /// `imago load --ca-file PEM` against nginx over HTTPS with the test process's certificates:
-/// the private CA makes the load succeed; a CA that did not sign the server's certificate
+/// the private CA makes the load succeed, over HTTP/2 (nginx offers it) or with `--http1`
+/// HTTP/1.1, as the summary's `"protocols"` says; a CA that did not sign the server's certificate
 /// fails it with a one-line TLS reason; a missing file, or `--transport urlsession`, is refused
-/// before anything is fetched.
+/// before anything is fetched (and so is `--http1`).
 @Suite struct LoadCAFileTests {
     static let image = "png/rgb-8.png"
 
