@@ -12,6 +12,10 @@ import Testing
 /// are never shared between tests, and its own query strings, so its log lines are its own.
 struct HTTP2Nginx: Sendable {
     let nginx: NginxServer
+    /// The loopback test server nginx proxies `/upstream/` to (unbuffered): its routes' faults
+    /// (a close mid-body, a stall) reach the client as nginx passes them on, over h2 as a reset
+    /// stream or a stalled one.
+    let upstream: TestServer
     let certificates: TestCertificates
     /// Every pipeline's `temporaryDirectory`.
     let downloads: URL
@@ -23,10 +27,11 @@ struct HTTP2Nginx: Sendable {
     static let slowSize = 256 << 10
     static let slowRate = 16 << 10
     static let statusPath = "/status"
-    static let locations: [NginxLocation] = [
-        .exact(statusPath, .stubStatus),
-        .prefix("/slow/", .limitRate(bytesPerSecond: slowRate)),
-    ]
+    static func locations(upstream: TestServer) -> [NginxLocation] {
+        [.exact(statusPath, .stubStatus),
+         .prefix("/slow/", .limitRate(bytesPerSecond: slowRate)),
+         .prefix("/upstream/", .proxy(to: .url(upstream.url(for: "/"))))]
+    }
 
     /// The suite's server, or why there is none (a skip for a machine without nginx or openssl).
     @TaskLocal static var current: Result<HTTP2Nginx, any Error>?
@@ -48,13 +53,13 @@ struct HTTP2Nginx: Sendable {
         return AsyncHTTPClientTransport(configuration: .init(trustRoots: roots, httpVersion: httpVersion))
     }
 
-    /// A pipeline over `transport` with `strategy`, no memory cache and no retries (a retry would
-    /// hide a stream that failed); `events` sees its events.
-    func pipeline(_ transport: any ImageTransport, strategy: FetchStrategy = .data,
+    /// A pipeline over `transport` with `strategy`, no memory cache and, unless given, no
+    /// retries (a retry would hide a stream that failed); `events` sees its events.
+    func pipeline(_ transport: any ImageTransport, strategy: FetchStrategy = .data, retryPolicy: RetryPolicy = RetryPolicy(maxRetries: 0),
                   events: (@Sendable (PipelineEvent) -> Void)? = nil) -> ImagePipeline {
         ImagePipeline(configuration: .init(
             dependencies: .init(transport: transport, memoryCache: nil),
-            network: .init(fetchStrategy: strategy, retryPolicy: RetryPolicy(maxRetries: 0), idleTimeout: .seconds(10),
+            network: .init(fetchStrategy: strategy, retryPolicy: retryPolicy, idleTimeout: .seconds(10),
                            temporaryDirectory: downloads),
             memory: .init(respondsToPressure: false),
             diagnostics: .init(eventHandler: events)))
@@ -74,31 +79,34 @@ struct HTTP2Nginx: Sendable {
     }
 }
 
-/// Starts one ``HTTP2Nginx`` for the suite it is attached to and stops it (removing its
-/// directory and the downloads directory) when the suite's last test is done.
+/// Starts one ``HTTP2Nginx`` (and its upstream) for the suite it is attached to and stops it
+/// (removing its directory and the downloads directory) when the suite's last test is done.
 struct SharedHTTP2Nginx: SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
-        try await TemporaryDirectory.with("imago-h2-downloads") { downloads in
-            let started: Result<HTTP2Nginx, any Error>
-            do {
-                let certificates = try TestCertificates.shared.get()
-                let nginx = try await NginxServer.start(.init(
-                    locations: HTTP2Nginx.locations,
-                    files: [HTTP2Nginx.image: TestCorpus.bytes(HTTP2Nginx.image),
-                            HTTP2Nginx.slowFile: [UInt8](repeating: 0x5A, count: HTTP2Nginx.slowSize)],
-                    tls: NginxTLS(certificates.server)))
-                started = .success(HTTP2Nginx(nginx: nginx, certificates: certificates, downloads: downloads))
-            } catch {
-                started = .failure(error)
-            }
-            do {
-                try await HTTP2Nginx.$current.withValue(started, operation: function)
-            } catch {
+        // The upstream outlives nginx (which holds connections to it): nginx stops first.
+        try await TestServer.with { upstream in
+            try await TemporaryDirectory.with("imago-h2-downloads") { downloads in
+                let started: Result<HTTP2Nginx, any Error>
+                do {
+                    let certificates = try TestCertificates.shared.get()
+                    let nginx = try await NginxServer.start(.init(
+                        locations: HTTP2Nginx.locations(upstream: upstream),
+                        files: [HTTP2Nginx.image: TestCorpus.bytes(HTTP2Nginx.image),
+                                HTTP2Nginx.slowFile: [UInt8](repeating: 0x5A, count: HTTP2Nginx.slowSize)],
+                        tls: NginxTLS(certificates.server)))
+                    started = .success(HTTP2Nginx(nginx: nginx, upstream: upstream, certificates: certificates, downloads: downloads))
+                } catch {
+                    started = .failure(error)
+                }
+                do {
+                    try await HTTP2Nginx.$current.withValue(started, operation: function)
+                } catch {
+                    if case .success(let server) = started { await server.nginx.stop() }
+                    throw error
+                }
                 if case .success(let server) = started { await server.nginx.stop() }
-                throw error
             }
-            if case .success(let server) = started { await server.nginx.stop() }
         }
     }
 }
