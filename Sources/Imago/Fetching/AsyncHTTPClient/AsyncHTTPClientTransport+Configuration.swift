@@ -68,6 +68,10 @@ extension AsyncHTTPClientTransport {
                 // the bytes the server sent (truncation, progress) and apply the size limit to
                 // the decoded ones, and AsyncHTTPClient's decompressor would hide the former.
                 decompression: .disabled)
+            // HTTP/2 by default now that what pinned HTTP/1.1 holds per stream (NginxHTTP2Tests):
+            // a cancelled or refused body resets its stream, which nginx logs as ended early, and
+            // a waiting reader holds back its own stream by flow control. Plain http (loopback
+            // tests, the bench's servers) stays HTTP/1.1, as AsyncHTTPClient never tries h2c.
             configuration.httpVersion = httpVersion.clientVersion
             return configuration
         }
