@@ -4,9 +4,10 @@ import ImagoTestSupport
 import Testing
 
 /// `imago load --ca-file PEM` against nginx over HTTPS with the test process's certificates:
-/// the private CA makes the load succeed; a CA that did not sign the server's certificate
+/// the private CA makes the load succeed, over HTTP/2 (nginx offers it) or with `--http1`
+/// HTTP/1.1, as the summary's `"protocols"` says; a CA that did not sign the server's certificate
 /// fails it with a one-line TLS reason; a missing file, or `--transport urlsession`, is refused
-/// before anything is fetched.
+/// before anything is fetched (and so is `--http1`).
 @Suite struct LoadCAFileTests {
     static let image = "png/rgb-8.png"
 
@@ -31,11 +32,14 @@ import Testing
         }
     }
 
-    @Test(.nginxInstalled) func thePrivateCALoadsOverHTTPS() async throws {
+    /// nginx offers HTTP/2: the load takes it, unless `--http1`; the summary says which.
+    @Test(.nginxInstalled, arguments: [([String](), "HTTP/2.0"), (["--http1"], "HTTP/1.1")])
+    func thePrivateCALoadsOverHTTPS(_ flags: [String], _ protocolName: String) async throws {
         try await withServer { url, directory in
-            let result = try CommandRunner.run(["load", url, "--ca-file", directory.appendingPathComponent("ca.pem").path])
+            let result = try CommandRunner.run(["load", url, "--ca-file", directory.appendingPathComponent("ca.pem").path] + flags)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains(#""phase":"success""#), "\(result.stdout)")
+            #expect(result.stdout.contains(#""protocols":{"\#(protocolName)":1}"#), "\(result.stdout)")
         }
     }
 
@@ -67,6 +71,12 @@ import Testing
             #expect(result.stderr.hasPrefix("error: --ca-file \(file.path): "), "\(result.stderr)")
             #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
         }
+    }
+
+    @Test func urlSessionRefusesHTTP1Only() throws {
+        let result = try CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--transport", "urlsession", "--http1"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--http1 needs --transport ahc"), "\(result.stderr)")
     }
 
     @Test func urlSessionRefusesACAFile() throws {

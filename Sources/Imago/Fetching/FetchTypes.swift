@@ -120,17 +120,22 @@ public struct FetchResponseHead: Sendable, Hashable {
     /// ", " (RFC 9110 §5.3): what the HTTP cache policy reads (`Cache-Control`, `Expires`,
     /// `Date`, `Age`, `Vary`, `Accept-Ranges`...). Default empty.
     public var headers: [String: String] = [:]
+    /// The protocol the response came over, as `HTTP/MAJOR.MINOR` (`HTTP/1.1`, `HTTP/2.0`: the
+    /// spelling of nginx's `$server_protocol`). Default nil: the transport cannot tell
+    /// (`URLSessionTransport`: FoundationNetworking does not say).
+    public var httpVersion: String? = nil
 
     /// A head as a transport of an app's own (or a test's) reports it; every field but the status
     /// defaults to absent (nil, or no headers).
     public init(statusCode: Int, expectedLength: Int? = nil, contentType: String? = nil, etag: String? = nil,
-                lastModified: String? = nil, headers: [String: String] = [:]) {
+                lastModified: String? = nil, headers: [String: String] = [:], httpVersion: String? = nil) {
         self.statusCode = statusCode
         self.expectedLength = expectedLength
         self.contentType = contentType
         self.etag = etag
         self.lastModified = lastModified
         self.headers = headers
+        self.httpVersion = httpVersion
     }
 
     /// Header fields as `headers` keeps them: names lowercased, repeated fields joined.

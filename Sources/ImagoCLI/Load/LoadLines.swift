@@ -56,7 +56,8 @@ enum LoadLines {
     }
 }
 
-/// The closing `{"summary":…}` line: loads, successes, requests, decodes and per-stage totals.
+/// The closing `{"summary":…}` line: loads, successes, requests, decodes, per-stage totals and
+/// responses per protocol.
 struct LoadSummary {
     let events: [PipelineEvent]
     let counters: PipelineCounters.Snapshot
@@ -79,6 +80,7 @@ struct LoadSummary {
         summary.add("decodes", events.filter { $0.kind == .decodeStart }.count)
         summary.add("totalMs", elapsed.milliseconds)
         summary.add("stages", object: stages)
+        if let protocols { summary.add("protocols", object: protocols) }
         if diskCache {
             var disk = JSONLine()
             disk.add("fresh", counters.diskFreshHits)
@@ -93,6 +95,18 @@ struct LoadSummary {
         var line = JSONLine()
         line.add("summary", object: summary)
         return line.text
+    }
+
+    /// Responses per protocol (`{"HTTP/2.0":3}`), from the `fetchEnd` events that say which;
+    /// nil when none does (no request, or a transport that cannot tell).
+    private var protocols: JSONLine? {
+        let versions = events.compactMap { $0.kind == .fetchEnd ? $0.httpVersion : nil }
+        guard !versions.isEmpty else { return nil }
+        var line = JSONLine()
+        for (version, count) in Dictionary(grouping: versions, by: { $0 }).mapValues(\.count).sorted(by: { $0.key < $1.key }) {
+            line.add(version, count)
+        }
+        return line
     }
 
     /// Total time per stage across all loads, from the pipeline's timestamped events.

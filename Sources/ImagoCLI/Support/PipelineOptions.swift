@@ -21,6 +21,11 @@ struct PipelineOptions: ParsableArguments {
         completion: .file())
     var caFile: String?
 
+    @Flag(name: .customLong("http1"), help: ArgumentHelp(
+        "Speak HTTP/1.1 only, even to an https server that offers HTTP/2 (default off: HTTP/2 where an https server offers it, HTTP/1.1 otherwise).",
+        discussion: "Needs --transport ahc. Plain http is HTTP/1.1 either way. imago load counts the responses per protocol in its summary line (\"protocols\":{\"HTTP/2.0\":N})."))
+    var http1Only = false
+
     @Option(help: "Seconds without receiving anything before a fetch fails (fractions allowed; default 30).")
     var timeout: Double = 30
 
@@ -75,6 +80,9 @@ struct PipelineOptions: ParsableArguments {
         if let ttl, !(ttl >= 0) || !(ttl <= Self.maxTTL) {
             throw ValidationError("--ttl must be a number of seconds from 0 to \(Int(Self.maxTTL))")
         }
+        if http1Only && transport == .urlsession {
+            throw ValidationError("--http1 needs --transport ahc: URLSessionTransport leaves the HTTP version to FoundationNetworking")
+        }
         if caFile != nil && transport == .urlsession {
             throw ValidationError("--ca-file needs --transport ahc: URLSessionTransport cannot trust a private CA (FoundationNetworking on Linux uses the system's trust store only)")
         }
@@ -91,20 +99,24 @@ struct PipelineOptions: ParsableArguments {
         DecodeOptions(maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
     }
 
-    /// `--transport`'s transport; with `--ca-file`, an AsyncHTTPClient one of its own trusting
-    /// only that file's CAs. A file that cannot be used is one line on standard error and
-    /// exit 66 (cannot be read) or 65 (no PEM certificate in it), before anything else starts.
+    /// `--transport`'s transport; with `--ca-file` or `--http1`, an AsyncHTTPClient one of its
+    /// own, trusting only that file's CAs and speaking HTTP/1.1 only as they say. A CA file that
+    /// cannot be used is one line on standard error and exit 66 (cannot be read) or 65 (no PEM
+    /// certificate in it), before anything else starts.
     func makeTransport() throws -> any ImageTransport {
-        guard let caFile else { return transport.make() }
-        do throws(TrustRootsError) {
-            let roots = AsyncHTTPClientTransport.TrustRoots.only(try AsyncHTTPClientTransport.TrustRoots.certificates(inPEMFile: caFile))
-            // Released with the pipeline at exit; its deinit closes the connections.
-            return AsyncHTTPClientTransport(configuration: .init(trustRoots: roots))
-        } catch {
-            printError("error: --ca-file \(error)")
-            if case .unreadable = error { throw ExitCode(66) }
-            throw ExitCode(65)
+        guard caFile != nil || http1Only else { return transport.make() }
+        var configuration = AsyncHTTPClientTransport.Configuration(httpVersion: http1Only ? .http1Only : .automatic)
+        if let caFile {
+            do throws(TrustRootsError) {
+                configuration.trustRoots = .only(try AsyncHTTPClientTransport.TrustRoots.certificates(inPEMFile: caFile))
+            } catch {
+                printError("error: --ca-file \(error)")
+                if case .unreadable = error { throw ExitCode(66) }
+                throw ExitCode(65)
+            }
         }
+        // Released with the pipeline at exit; its deinit closes the connections.
+        return AsyncHTTPClientTransport(configuration: configuration)
     }
 
     /// The pipeline these flags describe, with `diskCache` (`openDiskCache()`'s, opened first

@@ -25,18 +25,24 @@ public struct NginxAccessLogEntry: Sendable, Hashable, CustomStringConvertible {
     /// What a caching proxy did (`$upstream_cache_status`: MISS, HIT, EXPIRED, REVALIDATED,
     /// STALE, UPDATING, BYPASS), nil where the location does not cache.
     public var cacheStatus: String?
+    /// The protocol of the request (`$server_protocol`): `HTTP/1.1`, or `HTTP/2.0` over h2.
+    public var serverProtocol: String
+    /// nginx's serial number of the connection the request came on (`$connection`): requests
+    /// with the same number shared one connection (HTTP/1.1 keep-alive, or HTTP/2 streams).
+    public var connection: Int
 
     /// ``requestURI`` without its query.
     public var path: String { String(requestURI.prefix(while: { $0 != "?" })) }
 
     /// The `log_format` these entries are parsed from: tab-separated (nginx escapes a tab or
     /// quote inside a value, so the fields cannot run into each other).
-    static let logFormat = #""$request_uri\t$status\t$body_bytes_sent\t$sent_http_content_encoding\t$http_accept_encoding\t$request_completion\t$server_addr\t$upstream_cache_status""#
+    static let logFormat = #""$request_uri\t$status\t$body_bytes_sent\t$sent_http_content_encoding\t$http_accept_encoding\t$request_completion\t$server_addr\t$upstream_cache_status\t$server_protocol\t$connection""#
 
     /// Parses one line; nil for a line that is not in ``logFormat`` (a partly written last line).
     init?(line: Substring) {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-        guard fields.count == 8, let status = Int(fields[1]), let sent = Int(fields[2]) else { return nil }
+        guard fields.count == 10, let status = Int(fields[1]), let sent = Int(fields[2]),
+              let connection = Int(fields[9]) else { return nil }
         func optional(_ field: Substring) -> String? { field.isEmpty || field == "-" ? nil : String(field) }
         requestURI = String(fields[0])
         self.status = status
@@ -46,6 +52,8 @@ public struct NginxAccessLogEntry: Sendable, Hashable, CustomStringConvertible {
         completed = fields[5] == "OK"
         serverAddress = String(fields[6])
         cacheStatus = optional(fields[7])
+        serverProtocol = String(fields[8])
+        self.connection = connection
     }
 
     /// All complete lines of a log's text, in order (a last line without its newline yet is

@@ -8,8 +8,9 @@ extension AsyncHTTPClientTransport {
         /// Redirects followed before a fetch fails with `.tooManyRedirects(limit:)`; a redirect
         /// back to a URL already visited fails at once (a cycle never ends on its own). Default 5.
         public var maxRedirects: Int
-        /// Connections kept per host (a soft limit: requests beyond it queue for a connection).
-        /// Default 6, like `URLSessionTransport` and browsers.
+        /// HTTP/1.1 connections kept per host (a soft limit: requests beyond it queue for a
+        /// connection). Default 6, like `URLSessionTransport` and browsers. An HTTP/2 host gets one
+        /// connection (per event loop at most) and carries up to the server's stream limit on it.
         public var maxConnectionsPerHost: Int
         /// Time to establish a connection (TCP and TLS) before the fetch fails with `.transport`.
         /// Default 10 seconds (AsyncHTTPClient's own default).
@@ -29,11 +30,16 @@ extension AsyncHTTPClientTransport {
         /// store (or `tlsConfiguration`'s roots, when one is set). Any other value replaces
         /// `tlsConfiguration`'s roots (`.only`) or adds to them (`.systemAnd`).
         public var trustRoots: TrustRoots
+        /// Which HTTP versions the transport may speak. Default `.automatic`: HTTP/2 where an
+        /// https server offers it (ALPN), HTTP/1.1 otherwise (plain http is always HTTP/1.1:
+        /// cleartext HTTP/2 is never attempted). `.http1Only` keeps every fetch on HTTP/1.1.
+        public var httpVersion: HTTPVersionPolicy
 
         /// A configuration; every knob has the default its doc comment states.
         public init(maxRedirects: Int = 5, maxConnectionsPerHost: Int = 6, connectTimeout: Duration = .seconds(10),
                     totalTimeout: Duration? = nil, idleConnectionLifetime: Duration = .seconds(60),
-                    tlsConfiguration: TLSConfiguration? = nil, trustRoots: TrustRoots = .system) {
+                    tlsConfiguration: TLSConfiguration? = nil, trustRoots: TrustRoots = .system,
+                    httpVersion: HTTPVersionPolicy = .automatic) {
             self.maxRedirects = maxRedirects
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.connectTimeout = connectTimeout
@@ -41,6 +47,7 @@ extension AsyncHTTPClientTransport {
             self.idleConnectionLifetime = idleConnectionLifetime
             self.tlsConfiguration = tlsConfiguration
             self.trustRoots = trustRoots
+            self.httpVersion = httpVersion
         }
 
         /// The AsyncHTTPClient configuration these knobs translate to.
@@ -61,12 +68,11 @@ extension AsyncHTTPClientTransport {
                 // the bytes the server sent (truncation, progress) and apply the size limit to
                 // the decoded ones, and AsyncHTTPClient's decompressor would hide the former.
                 decompression: .disabled)
-            // HTTP/1.1 only, for http and https alike (plain http is HTTP/1.1 anyway): a cancelled
-            // or refused body then closes its own connection (HTTP/2 would only reset a stream on
-            // a shared one, which the server cannot tell from a finished response), backpressure
-            // is TCP's per connection rather than a shared HTTP/2 window, and loopback throughput
-            // is not capped by one connection's flow-control window.
-            configuration.httpVersion = .http1Only
+            // HTTP/2 by default now that what pinned HTTP/1.1 holds per stream (NginxHTTP2Tests):
+            // a cancelled or refused body resets its stream, which nginx logs as ended early, and
+            // a waiting reader holds back its own stream by flow control. Plain http (loopback
+            // tests, the bench's servers) stays HTTP/1.1, as AsyncHTTPClient never tries h2c.
+            configuration.httpVersion = httpVersion.clientVersion
             return configuration
         }
     }

@@ -17,10 +17,14 @@ import Synchronization
 ///
 /// What it guarantees (the same contract as `URLSessionTransport`): the status is judged at
 /// the head, before any body byte is accepted (a refused body is never read: its connection is
-/// closed); a transfer short of its Content-Length is `.truncated` (wire bytes, rule HTTP-3);
-/// the size limit holds as bytes arrive; a download's temporary file never outlives a failure;
-/// cancelling the calling task ends the fetch promptly with `.cancelled` and closes the
-/// connection at once.
+/// closed, or over HTTP/2 its stream reset); a transfer short of its Content-Length is
+/// `.truncated` (wire bytes, rule HTTP-3); the size limit holds as bytes arrive; a download's
+/// temporary file never outlives a failure; cancelling the calling task ends the fetch promptly
+/// with `.cancelled` and closes the connection at once (over HTTP/2, resets its stream; the
+/// connection and the other fetches on it go on).
+///
+/// Protocol. HTTP/2 where an https server offers it, HTTP/1.1 otherwise (``Configuration/httpVersion``,
+/// ``HTTPVersionPolicy``); ``FetchResponseHead/httpVersion`` says which a response came over.
 public final class AsyncHTTPClientTransport: ImageTransport {
     /// The process-wide instance, on `HTTPClient.defaultEventLoopGroup` with the default
     /// ``Configuration``. ``shutdown()`` does nothing to it.

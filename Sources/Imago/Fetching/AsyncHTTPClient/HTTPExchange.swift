@@ -35,7 +35,7 @@ struct HTTPExchange: Sendable {
         let redirects = max(0, response.history.count - 1)
         // A refused head throws here and `response` goes out of scope unread: dropping an
         // unconsumed AsyncHTTPClient body cancels the request, which closes the connection
-        // rather than reading the body to reuse it.
+        // (HTTP/1.1) or resets the stream (HTTP/2) rather than reading the body to reuse it.
         switch try ResponseHeadJudge.judge(response, maxResponseSize: request.maxResponseSize) {
         case .notModified(let head):
             return FetchResult(head: head, body: .notModified, receivedBytes: 0, finalURL: finalURL, redirects: redirects)
@@ -47,8 +47,9 @@ struct HTTPExchange: Sendable {
     }
 
     /// Streams the body into a sink. The next chunk is only asked for once this one is stored
-    /// (AsyncHTTPClient buffers one chunk ahead at most, and then stops reading the socket):
-    /// TCP's backpressure bounds the memory of a download to file. A body continuing a partial
+    /// (AsyncHTTPClient buffers one chunk ahead at most, and then stops reading): TCP's
+    /// backpressure (HTTP/1.1), or the stream's flow-control window (HTTP/2, up to 8 MiB),
+    /// bounds the memory of a download to file. A body continuing a partial
     /// (a 206 to a resumed request) is judged and reported as the whole body: progress, size
     /// limit and truncation count the bytes the partial already held.
     private func receive(_ body: HTTPClientResponse.Body, head: FetchResponseHead,

@@ -22,7 +22,8 @@ enum ResponseHeadJudge {
             contentType: headers.first(name: "Content-Type"),
             etag: headers.first(name: "ETag"),
             lastModified: headers.first(name: "Last-Modified"),
-            headers: FetchResponseHead.fields(headers.map { ($0.name, $0.value) }))
+            headers: FetchResponseHead.fields(headers.map { ($0.name, $0.value) }),
+            httpVersion: "HTTP/\(response.version.major).\(response.version.minor)")
         if code == 304 { return .notModified(head) }
         guard (200...299).contains(code) else {
             let retryAfter = FetchError.isTransientStatus(code) ? RetryAfter.parse(headers.first(name: "Retry-After")) : nil

@@ -43,7 +43,8 @@ extension PipelineDiagnostics {
     /// The transport request ended with `result`.
     func fetchEnded(_ fetch: FetchAttemptReport, _ result: Result<FetchResult, FetchError>) {
         let now = now()
-        emit(.fetchEnd, fetch.sourceKey, at: now ?? .now)
+        let httpVersion = try? result.get().head.httpVersion
+        emit(.fetchEnd, fetch.sourceKey, at: now ?? .now, httpVersion: httpVersion)
         let duration = now.flatMap { end in fetch.startedAt.map { end - $0 } }
         if let metrics, let duration {
             let outcome: PipelineMetrics.FetchOutcome = switch result {
@@ -58,6 +59,7 @@ extension PipelineDiagnostics {
             switch result {
             case .success(let response):
                 metadata["status"] = "\(response.head.statusCode)"
+                if let httpVersion { metadata["http_version"] = "\(httpVersion)" }
                 if response.resumedFrom > 0 { metadata["resumed_from"] = "\(response.resumedFrom)" }
             case .failure(let error):
                 metadata["error"] = "\(error.detail)"

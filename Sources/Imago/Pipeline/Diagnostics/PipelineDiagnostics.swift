@@ -31,8 +31,8 @@ struct PipelineDiagnostics: Sendable {
 
     /// Calls the event handler, if any; the key and the time are worked out only for one.
     func emit(_ kind: PipelineEvent.Kind, _ key: @autoclosure () -> String,
-              at time: @autoclosure () -> ContinuousClock.Instant = .now) {
-        eventHandler?(PipelineEvent(key: key(), kind: kind, time: time()))
+              at time: @autoclosure () -> ContinuousClock.Instant = .now, httpVersion: String? = nil) {
+        eventHandler?(PipelineEvent(key: key(), kind: kind, time: time(), httpVersion: httpVersion))
     }
 
     func record(_ update: (inout PipelineCounters.Snapshot) -> Void) {

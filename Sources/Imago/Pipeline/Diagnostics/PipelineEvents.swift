@@ -25,6 +25,17 @@ public struct PipelineEvent: Sendable {
     public let kind: Kind
     /// When it was emitted: `ContinuousClock.now` on the thread that emitted it.
     public let time: ContinuousClock.Instant
+    /// On a `fetchEnd` that got a response: the protocol it came over (`HTTP/1.1`, `HTTP/2.0`),
+    /// as the transport reported it (``FetchResponseHead/httpVersion``). Nil on every other
+    /// event, on a failed fetch, and from a transport that cannot tell.
+    public let httpVersion: String?
+
+    init(key: String, kind: Kind, time: ContinuousClock.Instant, httpVersion: String? = nil) {
+        self.key = key
+        self.kind = kind
+        self.time = time
+        self.httpVersion = httpVersion
+    }
 }
 
 /// Running totals, for tests and the benchmark: how much work the pipeline really did.
