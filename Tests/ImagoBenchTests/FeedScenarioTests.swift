@@ -42,6 +42,7 @@ import Testing
                 let first = try #require(value(FeedRows.timeToFirstScreen)), all = try #require(value(FeedRows.timeToAll))
                 #expect(first > 0 && first <= all, "\(label): \(first) ms then \(all) ms")
                 #expect((0...5).contains(value(FeedRows.restBeforeFirstScreen) ?? -1), "\(label): at most the 5 others")
+                #expect((0...5).contains(value(FeedRows.restStartedBeforeFirstScreen) ?? -1), "\(label): at most the 5 others")
             }
         }
         let coldImago = rows.first { $0.metric == FeedRows.coldStart && $0.parameter("protocol") == "http1.1"

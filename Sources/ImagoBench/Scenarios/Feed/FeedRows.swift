@@ -7,11 +7,13 @@ enum FeedRows {
     /// Metric names, shared with the goal check.
     static let timeToFirstScreen = "time-to-first-screen", timeToAll = "time-to-all", requests = "requests",
                connections = "connections", restBeforeFirstScreen = "rest-before-first-screen",
+               restStartedBeforeFirstScreen = "rest-started-before-first-screen",
                coldStart = "cold-start", coldStartVersusCurl = "cold-start/curl"
 
     /// The metrics of every screen-load cell, with their units.
     static let screenMetrics = [(timeToFirstScreen, "ms"), (timeToAll, "ms"), (requests, "count"),
-                                (connections, "count"), (restBeforeFirstScreen, "count")]
+                                (connections, "count"), (restBeforeFirstScreen, "count"),
+                                (restStartedBeforeFirstScreen, "count")]
 
     /// `rtt=50ms strategy=data protocol=http1.1 images=100 first-screen=12`.
     static func parameters(_ cell: FeedCell, _ plan: FeedScenario.Plan) -> String {
@@ -25,6 +27,7 @@ enum FeedRows {
         let values: [(FeedCellSample) -> Double] = [
             { $0.screen.firstScreenMilliseconds }, { $0.screen.allMilliseconds }, { Double($0.requests) },
             { Double($0.connections) }, { Double($0.screen.restBeforeFirstScreen) },
+            { Double($0.screen.restStartedBeforeFirstScreen) },
         ]
         return zip(screenMetrics, values).map { metric, value in
             BenchResult(scenario: scenario, parameters: parameters(cell, plan), metric: metric.0, unit: metric.1,
