@@ -45,12 +45,22 @@ import Testing
                 #expect((0...5).contains(value(FeedRows.restStartedBeforeFirstScreen) ?? -1), "\(label): at most the 5 others")
             }
         }
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        guard FeedProtocol.http1.configure(&configuration) == nil else { return }   // theHTTP1CellsAreMeasured says why
         let coldImago = rows.first { $0.metric == FeedRows.coldStart && $0.parameter("protocol") == "http1.1"
             && $0.parameter("client") == "imago" }
         #expect((coldImago?.p50 ?? 0) > 2, "a cold start pays at least the link's round trip: \(String(describing: coldImago))")
         let coldCurl = rows.first { $0.metric == FeedRows.coldStart && $0.parameter("protocol") == "http1.1"
             && $0.parameter("client") == "curl" }
         #expect(coldCurl?.p50 != nil || coldCurl?.skipped == FeedColdStart.curlMissing, "\(String(describing: coldCurl))")
+    }
+
+    /// A tripwire for the day the transport gains an HTTP version knob: until
+    /// `FeedProtocol.configure` sets it, no feed row is measured (HTTP/1.1 could then be HTTP/2).
+    @Test func theHTTP1CellsAreMeasured() {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        let reason = FeedProtocol.http1.configure(&configuration)
+        #expect(reason == nil, "wire FeedProtocol.configure to the transport's HTTP version knob: \(reason ?? "")")
     }
 
     @Test func theGoalsAreJudgedAt50MillisecondsAndNotMeasuredWhileHTTP2IsSkipped() {
