@@ -22,6 +22,7 @@ public enum GoalCheck {
 
     public static func rows(_ results: [BenchResult]) -> [GoalRow] {
         decodeRows(results) + memoryRows(results) + pipelineRows(results) + pressureRows(results) + streamingRows(results)
+            + feedRows(results)
     }
 
     static func decodeRows(_ results: [BenchResult]) -> [GoalRow] {

@@ -5,7 +5,7 @@ import Foundation
 public enum ReportSummary {
     public static func rows(_ results: [BenchResult]) -> [(question: String, answer: String)] {
         [decode(results), thumbnails(results), fetch(results), cache(results), cancellation(results),
-         coalescing(results), throughput(results), pressure(results), proxyTier(results)].compactMap { $0 }
+         coalescing(results), throughput(results), pressure(results), proxyTier(results), feed(results)].compactMap { $0 }
     }
 
     public static func markdown(_ results: [BenchResult]) -> String {

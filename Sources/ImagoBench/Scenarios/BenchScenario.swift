@@ -45,7 +45,7 @@ public enum BenchScenarios {
     public static let all: [any BenchScenario] = [
         DecodeScenario(), ThumbnailScenario(), FetchStrategyScenario(), CacheScenario(),
         CancellationScenario(), CoalescingScenario(), ThroughputScenario(), PressureScenario(), ProxyTierScenario(),
-        StreamingScenario(),
+        StreamingScenario(), FeedScenario(),
     ]
 
     public static var names: [String] { all.map(\.name) }
