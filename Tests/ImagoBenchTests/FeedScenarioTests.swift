@@ -26,16 +26,10 @@ import Testing
         #expect(rows.count == screenCells * FeedRows.screenMetrics.count + FeedProtocol.allCases.count * 3)
         #expect(rows.allSatisfy { ($0.statistics == nil) != ($0.skipped == nil) }, "measured or skipped with a reason")
         for version in FeedProtocol.allCases {
-            var configuration = AsyncHTTPClientTransport.Configuration()
-            let unavailable = version.configure(&configuration)
             for strategy in Self.plan.strategies {
                 let cell = rows.filter { $0.parameter("protocol") == version.rawValue && $0.parameter("strategy") == strategy.rawValue }
                 #expect(cell.count == FeedRows.screenMetrics.count)
                 func value(_ metric: String) -> Double? { cell.first { $0.metric == metric }?.p50 }
-                if let unavailable {
-                    #expect(cell.allSatisfy { $0.skipped == unavailable }, "\(version): skipped with the seam's reason")
-                    continue
-                }
                 let label = "\(version.rawValue) \(strategy.rawValue)"
                 #expect(value(FeedRows.requests) == 8, "\(label): one request per thumbnail")
                 #expect((1...6).contains(value(FeedRows.connections) ?? 0), "\(label): within the connection limit")
@@ -45,22 +39,12 @@ import Testing
                 #expect((0...5).contains(value(FeedRows.restStartedBeforeFirstScreen) ?? -1), "\(label): at most the 5 others")
             }
         }
-        var configuration = AsyncHTTPClientTransport.Configuration()
-        guard FeedProtocol.http1.configure(&configuration) == nil else { return }   // theHTTP1CellsAreMeasured says why
         let coldImago = rows.first { $0.metric == FeedRows.coldStart && $0.parameter("protocol") == "http1.1"
             && $0.parameter("client") == "imago" }
         #expect((coldImago?.p50 ?? 0) > 2, "a cold start pays at least the link's round trip: \(String(describing: coldImago))")
         let coldCurl = rows.first { $0.metric == FeedRows.coldStart && $0.parameter("protocol") == "http1.1"
             && $0.parameter("client") == "curl" }
         #expect(coldCurl?.p50 != nil || coldCurl?.skipped == FeedColdStart.curlMissing, "\(String(describing: coldCurl))")
-    }
-
-    /// A tripwire for the day the transport gains an HTTP version knob: until
-    /// `FeedProtocol.configure` sets it, no feed row is measured (HTTP/1.1 could then be HTTP/2).
-    @Test func theHTTP1CellsAreMeasured() {
-        var configuration = AsyncHTTPClientTransport.Configuration()
-        let reason = FeedProtocol.http1.configure(&configuration)
-        #expect(reason == nil, "wire FeedProtocol.configure to the transport's HTTP version knob: \(reason ?? "")")
     }
 
     @Test func theGoalsAreJudgedAt50MillisecondsAndNotMeasuredWhileHTTP2IsSkipped() {

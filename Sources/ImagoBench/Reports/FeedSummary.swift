@@ -14,8 +14,9 @@ extension ReportSummary {
             let value = { (metric: String) in p50(results, FeedRows.scenario, metric, match) ?? .nan }
             return "\(match["protocol"]!) \(match["strategy"]!): first \(row.parameter("first-screen") ?? "?") in "
                 + String(format: "%.0f ms, ", value(FeedRows.timeToFirstScreen)) + "all \(row.parameter("images") ?? "?") in "
-                + String(format: "%.0f ms, %.0f requests over %.0f connections",
-                         value(FeedRows.timeToAll), value(FeedRows.requests), value(FeedRows.connections))
+                + String(format: "%.0f ms, %.0f requests over %.0f ", value(FeedRows.timeToAll), value(FeedRows.requests),
+                         value(FeedRows.connections))
+                + (value(FeedRows.connections) == 1 ? "connection" : "connections")
         }
         let skipped = Set(rows.filter { $0.parameter("rtt") == rtt && $0.metric == FeedRows.timeToAll }.compactMap(\.skipped))
         parts += skipped.sorted().map { "skipped: \($0)" }

@@ -104,7 +104,7 @@ public struct FeedScenario: BenchScenario {
     static func measure(_ cell: FeedCell, sample: Int, _ plan: Plan, _ origin: FeedOrigin, _ proxy: DelayProxy,
                         _ thumbnails: [FeedThumbnails.Thumbnail]) async throws -> FeedCellSample {
         var configuration = AsyncHTTPClientTransport.Configuration(trustRoots: origin.trustRoots)
-        if let reason = cell.version.configure(&configuration) { throw BenchError(reason) }
+        cell.version.configure(&configuration)
         let tag = "\(cell.label)-\(sample)"
         let urls = thumbnails.map { FeedOrigin.url(proxy, $0.name, tag: tag) }
         let connectionsBefore = proxy.counters.connectionsAccepted
@@ -129,13 +129,10 @@ public struct FeedScenario: BenchScenario {
             var imago: Result<[Double], any Error> = .success([])
             var curl: Result<[Double], any Error> = .success([])
             var configuration = AsyncHTTPClientTransport.Configuration(trustRoots: origin.trustRoots)
-            let unavailable = version.configure(&configuration)
+            version.configure(&configuration)
             for sample in 0..<plan.samples {
                 let url = FeedOrigin.url(proxy, first.name, tag: "cold-\(version.rawValue)-\(sample)")
-                let load = await attempt {
-                    if let unavailable { throw BenchError(unavailable) }
-                    return try await FeedColdStart.imagoMilliseconds(url, configuration: configuration)
-                }
+                let load = await attempt { try await FeedColdStart.imagoMilliseconds(url, configuration: configuration) }
                 imago = imago.flatMap { done in load.map { done + [$0] } }
                 let transfer = Result { try FeedColdStart.curlMilliseconds(url, authorityFile: origin.authorityFile, version: version) }
                 curl = curl.flatMap { done in transfer.map { done + [$0] } }
