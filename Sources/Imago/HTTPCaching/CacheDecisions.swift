@@ -24,11 +24,8 @@ extension HTTPCachePolicy {
     /// The decision for `metadata`'s entry (stored at `storedAt`) and a request sending
     /// `requestHeaders` (lowercased names), at `now` by the pipeline's clock.
     func use(_ metadata: DiskCache.Metadata, storedAt: Date, requestHeaders: [String: String], now: Date) -> Use {
-        let headers = metadata.responseHeaders
-        let varied = Self.varyNames(headers["vary"])
-        if varied.contains("*") { return .refetch }
-        for name in varied where requestHeaders[name] != metadata.varyingRequestHeaders[name] { return .refetch }
-        let control = CacheControl(headers["cache-control"])
+        guard Self.selects(metadata, requestHeaders: requestHeaders) else { return .refetch }
+        let control = CacheControl(metadata.responseHeaders["cache-control"])
         let freshness = ResponseFreshness(metadata, storedAt: storedAt, policy: self, now: now)
         let fresh = freshness.isFresh
         let mustAsk = mode == .http && control.noCache
@@ -39,6 +36,13 @@ extension HTTPCachePolicy {
             return .staleWhileRevalidate(conditional)
         }
         return conditional.isEmpty ? .refetch : .revalidate(conditional)
+    }
+
+    /// Whether `metadata`'s entry answers a request sending `requestHeaders` at all (RFC 9111
+    /// §4.1): no `Vary: *`, and every header its `Vary` names sent as when it was stored.
+    static func selects(_ metadata: DiskCache.Metadata, requestHeaders: [String: String]) -> Bool {
+        let varied = varyNames(metadata.responseHeaders["vary"])
+        return !varied.contains("*") && varied.allSatisfy { requestHeaders[$0] == metadata.varyingRequestHeaders[$0] }
     }
 
     /// The decision for a complete response with `head`, fetched with `requestHeaders`, sent at

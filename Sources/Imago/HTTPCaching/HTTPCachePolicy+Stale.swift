@@ -12,10 +12,7 @@ extension HTTPCachePolicy {
         let control = CacheControl(metadata.responseHeaders["cache-control"])
         guard mayServeStale(control), let window = control.staleIfError else { return false }
         // An entry selected for other request headers stands in for nothing (RFC 9111 §4.1).
-        let varied = Self.varyNames(metadata.responseHeaders["vary"])
-        guard !varied.contains("*"),
-              varied.allSatisfy({ Self.sentRequestHeaders[$0] == metadata.varyingRequestHeaders[$0] })
-        else { return false }
+        guard Self.selects(metadata, requestHeaders: Self.sentRequestHeaders) else { return false }
         let freshness = ResponseFreshness(metadata, storedAt: storedAt, policy: self, now: now)
         return freshness.isFresh || freshness.isWithin(staleWindow: window)
     }
