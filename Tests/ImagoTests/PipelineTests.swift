@@ -1,7 +1,7 @@
 import Foundation
 import ImagoTestServer
 import XCTest
-@testable import Imago
+@_spi(Testing) @testable import Imago
 
 /// The pipeline over the loopback server, for every fetch strategy: caching, coalescing,
 /// refcounted cancellation, errors and retries.
@@ -89,6 +89,15 @@ final class PipelineTests: XCTestCase {
         async let small = pipeline.response(for: smallRequest)
         async let large = pipeline.response(for: largeRequest)
         try await gate.waitUntilHeld()
+        // Both sizes must have joined the one fetch before its response goes: under load the
+        // second can arrive after the first has ended, and then rightly fetches again.
+        var joined = false
+        for _ in 0..<500 {   // 5 s at most, polling the pool's own count
+            joined = pipeline.fetches.subscriberCount(for: smallRequest.source.identity) == 2
+            if joined { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTAssertTrue(joined, "the second size never joined the first size's fetch")
         gate.open()
         let (a, b) = try await (small, large)
         XCTAssertEqual(max(a.pixels.width, a.pixels.height), 100)
