@@ -146,7 +146,8 @@ final class HTTPFaultSoakTests: XCTestCase {
             let live = pipeline!   // scoped: the release below must be the last reference
             try await eventually("work in flight") {
                 live.decodes.inFlightCount == 0 && live.fetches.inFlightCount == 0
-                    && live.fetchStage.limiter.runningCount == 0 && live.decodeStage.limiter.runningCount == 0
+                    && live.fetchStage.admission.runningCount == 0 && live.fetchStage.admission.arrivals.onTheWayCount == 0
+                    && live.fetchStage.admission.waitingCount == 0 && live.decodeStage.limiter.runningCount == 0
                     && fetchEvents.withLock { $0.started == $0.ended }
             }
         }

@@ -83,11 +83,11 @@ final class PriorityTests: XCTestCase {
         let holding = pipeline.imageTask(for: request("/hold.jpg", .normal))
         try await hold.waitUntilHeld()
         let late = pipeline.imageTask(for: request("/late.jpg", .normal))
-        try await waitFor { pipeline.fetchStage.limiter.waitingCount == 1 }
+        try await waitFor { pipeline.fetchStage.admission.waitingCount == 1 }
         let early = pipeline.imageTask(for: request("/early.jpg", .veryLow))
-        try await waitFor { pipeline.fetchStage.limiter.waitingCount == 2 }
+        try await waitFor { pipeline.fetchStage.admission.waitingCount == 2 }
         let dropped = pipeline.imageTask(for: request("/dropped.jpg", .veryHigh))
-        try await waitFor { pipeline.fetchStage.limiter.waitingCount == 3 }
+        try await waitFor { pipeline.fetchStage.admission.waitingCount == 3 }
         early.priority = .veryHigh
         dropped.cancel()
         do {

@@ -221,4 +221,15 @@ public protocol ImageTransport: Sendable {
     /// the fetch promptly with `.cancelled` and closes the connection.
     func fetch(_ request: FetchRequest,
                progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult
+
+    /// Whether fetches of `url` may share one connection (HTTP/2) before its origin has answered
+    /// once: the pipeline then lets the first fetches to a new host take stream slots
+    /// (`Limits.maxConcurrentStreams`) rather than wait, six at a time, for the first response
+    /// to say what the host speaks. Default false.
+    func mayMultiplex(_ url: URL) -> Bool
+}
+
+extension ImageTransport {
+    /// False: one request per connection until a response says otherwise.
+    public func mayMultiplex(_ url: URL) -> Bool { false }
 }

@@ -39,6 +39,15 @@ extension ImagePipeline {
                   preview: (@Sendable (ImagePreview) -> Void)? = nil) async -> Outcome {
         if let hit = cachedResponse(for: request) { return .success(hit) }
         diagnostics.loadStarted(request.key)
+        // Announced before the work is joined (at once, in `imageTask(for:)`): fetches of lower
+        // priority wait until this load has reached the fetch stage (`FetchArrivals`).
+        let arrival: String? = if case .url(let url) = request.source, url.scheme?.lowercased() != "file" {
+            request.source.identity
+        } else {
+            nil
+        }
+        let arrivalID = arrival.map { fetchStage.admission.arrivals.announce($0, priority: priority) }
+        defer { if let arrival, let arrivalID { fetchStage.admission.arrivals.leave(arrival, id: arrivalID) } }
         let outcome = await decodes.value(for: request.key, priority: priority, onProgress: progress, onPreview: preview) { shared in
             await self.load(request, shared: shared)
         }
@@ -63,7 +72,7 @@ extension ImagePipeline {
 
     /// Loads waiting for a network slot (`Configuration.Limits.maxConcurrentFetches`), for diagnostics
     /// and tests of priority order.
-    public var queuedFetchCount: Int { fetchStage.limiter.waitingCount }
+    public var queuedFetchCount: Int { fetchStage.admission.waitingCount }
 
     /// Bytes the decodes running now declared (at most `Configuration.Memory.decodeBudget`, unless one image
     /// alone is larger).

@@ -90,6 +90,7 @@ public final class ImagePipeline: Sendable {
     private func loadRemote(_ url: URL, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
         let sourceKey = request.source.identity
         var lookup = request.cachePolicy.readsDisk ? diskStage.lookup(sourceKey) : DiskLookup()
+        if lookup.fresh != nil || lookup.staleRevalidating != nil { fetchStage.admission.arrivals.arrived(sourceKey) }
         if let fresh = lookup.fresh {
             lookup.fresh = nil
             switch await decodeStage.decode(.file(fresh.url), request, shared, origin: .disk) {

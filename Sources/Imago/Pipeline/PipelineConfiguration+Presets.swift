@@ -24,11 +24,12 @@ extension ImagePipeline.Configuration {
     ///   `diskCache`, the bytes also go to its directory as they arrive);
     /// - at most 2 decodes at once (fewer with fewer processors): each one's working memory
     ///   comes on top of the pixels it makes, and more decodes than processors only add that;
-    /// - at most 4 fetches at once: each holds connection buffers and, streaming, a decoder.
+    /// - at most 4 fetches at once, over HTTP/1.1 and HTTP/2 alike: each holds connection
+    ///   buffers and, streaming, a decoder.
     public static func constrainedContainer(diskCache: DiskCache? = nil) -> Self {
         Self(dependencies: Dependencies(diskCache: diskCache),
              network: Network(fetchStrategy: .stream),
-             limits: Limits(maxConcurrentFetches: 4,
+             limits: Limits(maxConcurrentFetches: 4, maxConcurrentStreams: 4,
                             maxConcurrentDecodes: min(2, ProcessInfo.processInfo.activeProcessorCount)))
     }
 }

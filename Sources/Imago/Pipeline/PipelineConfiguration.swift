@@ -131,15 +131,27 @@ extension ImagePipeline.Configuration {
 
     /// How much work runs at once; the rest waits in priority order.
     public struct Limits: Sendable {
-        /// Fetches running at once (default 6).
+        /// Fetches running at once over connections that carry one request at a time: HTTP/1.x,
+        /// and an origin that has not answered yet unless the transport may speak HTTP/2 to it
+        /// (default 6, what HTTP/1.1 clients open per host).
         public var maxConcurrentFetches: Int
+        /// Fetches running at once, across origins, to origins whose last response came over
+        /// HTTP/2: streams on a shared connection, which cost no handshake (default 64: under
+        /// the 100 most CDNs and the 128 nginx allow a connection, so the pipeline never meets
+        /// the server's limit; a bound on the bodies in flight too). While a fetch there has not
+        /// had its first byte, fetches of lower priority there wait: HTTP/2 gives the client no
+        /// stream priority to ask for.
+        public var maxConcurrentStreams: Int
         /// Decodes running at once (default: the number of active processors).
         public var maxConcurrentDecodes: Int
 
-        /// 6 fetches and one decode per active processor at once, unless given.
+        /// 6 fetches over HTTP/1.1, 64 over HTTP/2 and one decode per active processor at once,
+        /// unless given.
         public init(maxConcurrentFetches: Int = 6,
+                    maxConcurrentStreams: Int = 64,
                     maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount) {
             self.maxConcurrentFetches = maxConcurrentFetches
+            self.maxConcurrentStreams = maxConcurrentStreams
             self.maxConcurrentDecodes = maxConcurrentDecodes
         }
     }

@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 
 /// The fetch stage: the one loop every fetch strategy runs. Each attempt goes to the transport
-/// under the network limit (`Configuration.Limits.maxConcurrentFetches`) in the shared work's live
-/// priority order; a transient failure is retried after the retry policy's back-off on the
+/// under the network limits (`FetchAdmission`: connection slots for HTTP/1.1, stream slots for an
+/// origin that speaks HTTP/2) in the shared work's live priority order; a transient failure is retried after the retry policy's back-off on the
 /// pipeline's clock; a 304 that confirms nothing usable is asked again unconditionally, once
 /// (`DiskLookup.askingUnconditionally`). What differs between strategies (a body kept in memory,
 /// downloaded to a resumable file, or decoded as it arrives) is the `FetchBody` passed in.
 struct FetchStage: Sendable {
     let transport: any ImageTransport
-    let limiter: StageLimiter
+    let admission: FetchAdmission
     /// Where back-offs wait (`Configuration.Dependencies.clock`, `PipelineClock.sleep(for:)`).
     let clock: PipelineClock
     /// The retry policy, the idle timeout, the size limit, and where download-to-file
@@ -20,7 +20,8 @@ struct FetchStage: Sendable {
 
     init(configuration: ImagePipeline.Configuration, disk: DiskStage, diagnostics: PipelineDiagnostics) {
         transport = configuration.dependencies.transport
-        limiter = StageLimiter(limit: configuration.limits.maxConcurrentFetches)
+        admission = FetchAdmission(connectionLimit: configuration.limits.maxConcurrentFetches,
+                                   streamLimit: configuration.limits.maxConcurrentStreams)
         clock = configuration.dependencies.clock
         network = configuration.network
         self.disk = disk
@@ -31,7 +32,8 @@ struct FetchStage: Sendable {
     /// caller is cancelled. `lookup` is what the disk cache held for the source.
     func fetch<Body: FetchBody>(_ url: URL, _ request: ImageRequest, lookup: DiskLookup, shared: SharedWork,
                                 into body: Body) async -> Result<Body.Output, ImageLoadingError> {
-        let sourceKey = request.source.identity
+        let sourceKey = request.source.identity, origin = FetchAdmission.origin(of: url)
+        let mayMultiplex = transport.mayMultiplex(url)
         var lookup = lookup
         var retries = 0, restarts = 0, attempts = 0
         defer { body.close() }
@@ -44,12 +46,15 @@ struct FetchStage: Sendable {
             let prepared = attempt, number = attempts
             let stopBody = body.stopper
             let queuedAt = diagnostics.now()
-            let outcome = await limiter.run(priority: { shared.priority }) {
-                await withTaskCancellationHandler {
-                    await transportFetch(prepared, sourceKey, attempt: number, queuedAt: queuedAt, shared)
+            var outcome: Result<Exchange, FetchError>?
+            if let slot = await admission.admit(source: sourceKey, origin: origin, mayMultiplex: mayMultiplex, priority: { shared.priority }) {
+                outcome = await withTaskCancellationHandler {
+                    await transportFetch(prepared, sourceKey, attempt: number, queuedAt: queuedAt, shared, slot: slot,
+                                         origin: origin)
                 } onCancel: {
                     stopBody()
                 }
+                slot.release()
             }
             if let refusal = body.takeRefusal() { return .failure(refusal) }   // the body's consumer stopped the transfer
             // The answer to a range request could not continue the partial (416, a 206 for
@@ -103,18 +108,23 @@ struct FetchStage: Sendable {
     }
 
     /// One request to the transport: attempt number `attempt` of the fetch, waiting for its
-    /// network slot since `queuedAt` (nil when no one reads stage timings).
+    /// network slot since `queuedAt` (nil when no one reads stage timings). The slot hears of the
+    /// first byte, and the admission of the protocol `origin` answered with.
     private func transportFetch(_ request: FetchRequest, _ key: String, attempt: Int, queuedAt: ContinuousClock.Instant?,
-                                _ shared: SharedWork) async -> Result<Exchange, FetchError> {
+                                _ shared: SharedWork, slot: FetchSlot, origin: String) async -> Result<Exchange, FetchError> {
         let report = diagnostics.fetchStarted(request, sourceKey: key, attempt: attempt, queuedAt: queuedAt)
         let firstByte = Mutex(false)
         let requestedAt = disk.now()
         let diagnostics = self.diagnostics
         do {
             let result = try await transport.fetch(request) { progress in
-                if !firstByte.withLock({ seen in defer { seen = true }; return seen }) { diagnostics.firstByte(report) }
+                if !firstByte.withLock({ seen in defer { seen = true }; return seen }) {
+                    slot.firstByte()
+                    diagnostics.firstByte(report)
+                }
                 shared.report(progress)
             }
+            admission.learn(origin: origin, httpVersion: result.head.httpVersion)
             diagnostics.fetchEnded(report, .success(result))
             return .success(Exchange(result: result, requestedAt: requestedAt, receivedAt: disk.now()))
         } catch {
