@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -28,15 +29,33 @@ final class DirectoryLock<State: DirectoryMirror>: Sendable {
         var didChangeDirectory = false
     }
 
-    private let fd: Int32
+    /// The open lock file, and which file it is: when the path names another file (or none),
+    /// the directory was removed (and perhaps made again) under the cache.
+    private struct LockFile {
+        var fd: Int32
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private struct Guarded {
+        var state: State
+        var file: LockFile
+    }
+
     private let path: String
-    private let state: Mutex<State>
+    private let guarded: Mutex<Guarded>
 
     init(lockFile path: String, state: sending State) throws {
-        self.fd = try DiskFileIO.openFile(path, O_RDWR | O_CREAT)
         self.path = path
-        self.state = Mutex(state)
-        reserveGeneration()
+        let file = try Self.open(path)
+        self.guarded = Mutex(Guarded(state: state, file: file))
+    }
+
+    private static func open(_ path: String) throws -> LockFile {
+        let fd = try DiskFileIO.openFile(path, O_RDWR | O_CREAT)
+        let info = try DiskFileIO.fileStatus(fd, path: path)
+        reserveGeneration(fd)
+        return LockFile(fd: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Gives a new (empty) lock file its 8 generation bytes now, under the lock: a bump then
@@ -44,7 +63,7 @@ final class DirectoryLock<State: DirectoryMirror>: Sendable {
     /// section after its renames were done (a store would report a failure for an entry it had
     /// published, its source file already moved away). Best effort: a disk already full leaves
     /// the file empty, as before.
-    private func reserveGeneration() {
+    private static func reserveGeneration(_ fd: Int32) {
         while flock(fd, LOCK_EX) != 0 { if errno != EINTR { return } }
         defer { _ = flock(fd, LOCK_UN) }
         var info = stat()
@@ -53,29 +72,49 @@ final class DirectoryLock<State: DirectoryMirror>: Sendable {
         _ = pwrite(fd, &zero, 8, 0)
     }
 
-    deinit { close(fd) }
+    deinit { guarded.withLock { close($0.file.fd) } }
+
+    /// Makes the directory and its lock file again when they were removed under the cache (or
+    /// replaced), so the cache goes on storing, excluding other processes through the same lock
+    /// file they will find. The mirror is rebuilt from the new directory. A no-op (one `stat`)
+    /// while the lock file is where it was.
+    func recreateIfRemoved() throws {
+        try guarded.withLock { try reopenIfMoved(&$0) }
+    }
+
+    private func reopenIfMoved(_ guarded: inout Guarded) throws {
+        var info = stat()
+        if stat(path, &info) == 0, UInt64(info.st_dev) == guarded.file.device, UInt64(info.st_ino) == guarded.file.inode { return }
+        try DiskFileIO.createDirectory((path as NSString).deletingLastPathComponent)
+        let reopened = try Self.open(path)
+        close(guarded.file.fd)
+        guarded.file = reopened
+        guarded.state.syncedGeneration = nil
+    }
 
     /// Runs `body` holding both locks. When it reports a change, the generation is bumped; if it
     /// throws, the mirror is marked for a rebuild since it may be half-updated.
     func withLock<R: Sendable>(_ body: (inout State, inout Session) throws -> R) throws -> R {
-        try state.withLock { (state: inout State) throws -> R in
+        try guarded.withLock { (guarded: inout Guarded) throws -> R in
+            try reopenIfMoved(&guarded)
+            let fd = guarded.file.fd
             while flock(fd, LOCK_EX) != 0 {
                 if errno != EINTR { throw DiskFileIO.error("flock", path) }
             }
             defer { _ = flock(fd, LOCK_UN) }
-            var session = Session(generation: readGeneration())
+            var session = Session(generation: Self.readGeneration(fd))
             do {
-                let result = try body(&state, &session)
-                try finish(session, &state, failed: false)
+                let result = try body(&guarded.state, &session)
+                try finish(session, &guarded.state, fd: fd, failed: false)
                 return result
             } catch {
-                try? finish(session, &state, failed: true)
+                try? finish(session, &guarded.state, fd: fd, failed: true)
                 throw error
             }
         }
     }
 
-    private func finish(_ session: Session, _ state: inout State, failed: Bool) throws {
+    private func finish(_ session: Session, _ state: inout State, fd: Int32, failed: Bool) throws {
         if session.didChangeDirectory {
             let next = session.generation &+ 1
             var bytes = next.littleEndian
@@ -93,7 +132,7 @@ final class DirectoryLock<State: DirectoryMirror>: Sendable {
         }
     }
 
-    private func readGeneration() -> UInt64 {
+    private static func readGeneration(_ fd: Int32) -> UInt64 {
         var bytes: UInt64 = 0
         return pread(fd, &bytes, 8, 0) == 8 ? UInt64(littleEndian: bytes) : 0
     }

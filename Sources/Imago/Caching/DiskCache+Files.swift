@@ -21,13 +21,17 @@ extension DiskCache {
         }
     }
 
-    /// A fresh path for a body that may be stored into this cache (`store(fileAt:)`).
+    /// A fresh path for a body that may be stored into this cache (`store(fileAt:)`). The
+    /// directory is made again first if it was removed under the cache (when that fails, so
+    /// will writing the file: the caller falls back as for any write failure).
     public func makeTemporaryFileURL() -> URL {
-        directory.appendingPathComponent(DiskCacheNaming.handedOutPrefix + UUID().uuidString)
+        try? lock.recreateIfRemoved()
+        return directory.appendingPathComponent(DiskCacheNaming.handedOutPrefix + UUID().uuidString)
     }
 
     /// Where the partial download of `key` is kept between loads (one per key).
     public func partialDownloadFiles(forKey key: String) -> PartialDownloadFiles {
+        try? lock.recreateIfRemoved()
         let name = DiskCacheNaming.partialDownloadPrefix + DiskCacheNaming.hash(forKey: key)
         return PartialDownloadFiles(file: directory.appendingPathComponent(name),
                                     record: directory.appendingPathComponent(name + DiskCacheNaming.partialRecordSuffix))

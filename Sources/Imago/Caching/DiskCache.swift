@@ -75,7 +75,8 @@ public final class DiskCache: Sendable {
     let files: DiskCacheDirectory
     let lock: DirectoryLock<DiskCacheState>
 
-    /// Opens (creating if needed) the cache in `directory` and sweeps it.
+    /// Opens (creating if needed) the cache in `directory` and sweeps it. Should the directory
+    /// be removed later, the cache makes it (and its lock file) again at its next write.
     /// - Throws: `DiskCacheError` when the directory cannot be used: it cannot be created (a
     ///   file in the way: `ENOTDIR`), this process may not write it (`EACCES`, `EROFS`), or its
     ///   lock file cannot be opened. Its `reason` reads as the end of a sentence.

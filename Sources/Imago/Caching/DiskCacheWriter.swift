@@ -14,6 +14,7 @@ extension DiskCache {
     @discardableResult
     public func store(_ data: Data, forKey key: String, metadata: Metadata = Metadata()) throws -> Bool {
         guard fits(byteCount: data.count, key: key, metadata: metadata) else { return false }
+        try lock.recreateIfRemoved()
         let (fd, temporary) = try DiskFileIO.createTemporaryFile(in: files.path)
         defer { close(fd) }
         do {

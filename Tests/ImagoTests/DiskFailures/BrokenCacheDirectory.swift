@@ -12,7 +12,7 @@ enum DiskFault: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The directory becomes read-only mid-load: a read-only bind mount over it as root (root
     /// ignores `chmod`), `chmod 555` otherwise. Repaired by unmounting / `chmod 755`.
     case readOnly
-    /// The directory is removed mid-load. Repaired by creating it again.
+    /// The directory is removed mid-load. Not repaired: the cache makes it again at its next write.
     case removed
 
     var description: String { rawValue }
@@ -76,7 +76,7 @@ final class BrokenCacheDirectory: Sendable {
         case .readOnly:
             try Self.check(chmod(cache.path, 0o755), "chmod 755")
         case .removed:
-            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            break   // the cache makes it again itself
         }
     }
 

@@ -66,7 +66,13 @@ import Testing
             let response = try await load.value
             #expect(response.origin == .network)
             #expect(response.pixels.width == 1600 && response.pixels.height == 1200)
-            #expect(response.diskCache == .notStored(.writeFailed))
+            // A removed directory is made again by the cache at its next write: a body still
+            // whole in memory then (`.data`, a download that fell back to memory) is stored; one
+            // written to a file in the removed directory (`.stream`'s copy) is not.
+            let storedAnyway = fault == .removed && response.diskCache == .stored
+            #expect(response.diskCache == .notStored(.writeFailed) || storedAnyway)
+            #expect(fault != .removed || strategy == .stream || storedAnyway,
+                    "a body whole in memory is stored in the directory made again")
             #expect(server.counters.snapshot.requestLog(for: "/photo.jpg").count == 1, "the network's bytes served: no second request")
             let tidy = await waitUntil(timeout: .seconds(5)) {
                 directory.halfWrittenFiles().isEmpty && directory.downloadFiles().isEmpty
@@ -75,7 +81,7 @@ import Testing
 
             try directory.repair()
             let again = try await pipeline.response(for: request)
-            #expect(again.diskCache == .stored, "stores again once the directory works")
+            #expect(again.diskCache == (storedAnyway ? .fresh : .stored), "stores again once the directory works")
             #expect(again.pixels.width == 1600)
             // An empty leftover of the read-only moment may stay (its name could not be removed
             // then); the cache's sweep removes it once older than the grace period.
