@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Bounds what one stage (network, decode) runs at once: a count of operations and,
-/// optionally, the bytes they declare (the decode stage's memory budget).
+/// Bounds what the decode stage runs at once: a count of operations and, optionally, the bytes
+/// they declare (the decode stage's memory budget). The fetch stage has its own limiter,
+/// `FetchAdmission`, which knows connections from streams.
 ///
 /// Waiters are admitted highest priority first, judged when a slot frees (so a priority raised
 /// while queued counts); equal priorities are first come, first served. Admission is strictly
