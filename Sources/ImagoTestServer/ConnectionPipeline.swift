@@ -48,32 +48,4 @@ struct ConnectionPipeline: Sendable {
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withEncoderConfiguration: encoder)
         try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(core: core, activity: activity, scope: .connection))
     }
-
-    /// NIO's HTTP/2 handler with a stream initializer that gives each stream the HTTP/1 codec
-    /// and a request handler of its own, sharing the connection's activity.
-    private static func addHTTP2(to channel: any Channel, core: ServerCore, activity: ConnectionActivity) throws {
-        let bound = NIOLoopBound(activity, eventLoop: channel.eventLoop)
-        // The stream's body pieces: a 64 KiB chunk in flight at once, as the HTTP/1 socket's
-        // write buffer allows; the client's flow-control window paces the rest.
-        var streams = NIOHTTP2Handler.StreamConfiguration()
-        streams.outboundBufferSizeHighWatermark = 4 * core.writeChunkSize
-        streams.outboundBufferSizeLowWatermark = core.writeChunkSize
-        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: .init(), streamConfiguration: streams
-        ) { stream in
-            stream.eventLoop.makeCompletedFuture {
-                try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-                try stream.pipeline.syncOperations.addHandler(
-                    HTTPConnectionHandler(core: core, activity: bound.value, scope: .http2Stream))
-            }
-        }
-    }
-}
-
-/// How an HTTP/2 stream's channel learns that the client reset it.
-enum HTTP2StreamReset {
-    /// NIOHTTP2 reports a received RST_STREAM to the stream's channel as `StreamClosed`.
-    static func isReset(_ error: any Error) -> Bool {
-        error is NIOHTTP2Errors.StreamClosed
-    }
 }
