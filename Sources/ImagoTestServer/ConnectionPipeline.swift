@@ -34,6 +34,7 @@ struct ConnectionPipeline: Sendable {
                     // `http/1.1` chosen, or no protocol negotiated: HTTP/1.1 only if offered.
                     guard offersHTTP1 else { return channel.close() }
                     return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(TLSCloseReader())
                         try Self.addHTTP1(to: channel, core: core, activity: activity.value)
                     }
                 })

@@ -46,6 +46,32 @@ import Testing
         #expect(server.counters.totalRequests == 0)
     }
 
+    /// Over HTTPS with HTTP/1.1 a client's cancel mid-body is a TLS close_notify, which the
+    /// server must read while its response is still going out (plain TCP shows the close without
+    /// a read): it counts the connection closed by the client at once, not when the client's TLS
+    /// close times out after 5 s.
+    @Test func aCancelOverTLSWithHTTP1IsSeenAtOnce() async throws {
+        let certificates = try ContractCertificates.get()
+        let server = try await TestServer.start(.init(tls: .init(certificates.server, protocols: [.http1])))
+        let transport = try Self.transport(certificates, .http1Only)
+        let body = [UInt8](repeating: 7, count: 300_000)
+        server.setRoute("/stalled.bin", Route(body: body, faults: Faults(stallAfterBytes: 50_000)))
+        let request = FetchRequest(url: server.url(for: "/stalled.bin"))
+        let load = Task { await transport.fetchResult(request) }
+        try await server.counters.waitUntil { $0.bodyBytesSent(for: "/stalled.bin") >= 50_000 }
+        load.cancel()
+        #expect(await load.value.failure == .cancelled)
+        var seen: (any Error)?
+        do {
+            try await server.counters.waitUntil(timeout: .seconds(3)) { $0.connectionsClosedByClient == 1 }
+        } catch {
+            seen = error
+        }
+        try await transport.shutdown()
+        try await server.shutdown()
+        #expect(seen == nil, "\(seen.map { "\($0)" } ?? "")")
+    }
+
     @Test func unusableCertificatesOrNoProtocolsAreATypedError() async throws {
         let certificates = try ContractCertificates.get()
         let notAKey = TestCertificates.Pair(certificatePEM: certificates.server.certificatePEM, keyPEM: Array("nonsense".utf8))
