@@ -31,8 +31,10 @@ final class ConnectionCountingHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        core.counters.connectionClosed(
-            byClientMidResponse: activity.responsesInProgress > 0 && !activity.closedByServer && !core.isShuttingDown)
+        // Judged before the request handlers hear of it (they end their responses then), counted
+        // after: a test that awaits the count finds their writers stopped and gate holds gone.
+        let byClient = activity.responsesInProgress > 0 && !activity.closedByServer && !core.isShuttingDown
         context.fireChannelInactive()
+        core.counters.connectionClosed(byClientMidResponse: byClient)
     }
 }
