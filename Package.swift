@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The test server's HTTP/2 (TestServer.TLS); async-http-client brings it anyway.
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // Diagnostics (`Configuration.Diagnostics.logger`) and metrics (`metricsFactory`), the
         // server-side conventions an app already bootstraps. swift-log comes with async-http-client too.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -88,13 +90,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Loopback HTTP/1.1 server with fault injection, shared by the loading pipeline's
-        // integration tests, the conformance suite and the benchmark harness.
+        // integration tests, the conformance suite and the benchmark harness; over TLS it also
+        // speaks HTTP/2 (ALPN), each stream served as one HTTP/1 exchange.
         .target(
             name: "ImagoTestServer",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 // zlib for gzip bodies (GzipFile.compressed), through the compressor Imago links anyway.
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),

@@ -27,6 +27,11 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
     /// Connections the client closed (or reset) while a request on it had no complete
     /// response yet: what a client-side cancel looks like to the server.
     public internal(set) var connectionsClosedByClient = 0
+    /// HTTP/2 streams the client reset (RST_STREAM) while their response was unfinished, the
+    /// connection staying open: what a client-side cancel looks like over HTTP/2. A stream
+    /// that ends because its whole connection closed counts in ``connectionsClosedByClient``
+    /// instead.
+    public internal(set) var streamsResetByClient = 0
 
     /// Every request in arrival order with its header fields (names lowercased, repeats
     /// joined with ", "): what a test reads to see `Range` / `If-Range` asked.
@@ -48,11 +53,13 @@ public struct CounterSnapshot: Sendable, Equatable, CustomStringConvertible {
     public func responsesCompleted(for path: String) -> Int { responsesCompletedByPath[path, default: 0] }
 
     /// One line with the per-path requests, conditional requests, body bytes and completed
-    /// responses, their totals, and the connections opened, closed and closed by the client.
+    /// responses, their totals, the connections opened, closed and closed by the client, and
+    /// the HTTP/2 streams the client reset.
     public var description: String {
         "requests \(requestsByPath) (total \(totalRequests), conditional \(conditionalRequestsByPath)), body bytes \(bodyBytesSentByPath) "
             + "(total \(totalBodyBytesSent)), completed \(responsesCompletedByPath), connections "
-            + "opened \(connectionsOpened) closed \(connectionsClosed) by client \(connectionsClosedByClient)"
+            + "opened \(connectionsOpened) closed \(connectionsClosed) by client \(connectionsClosedByClient), "
+            + "streams reset by client \(streamsResetByClient)"
     }
 }
 
@@ -62,6 +69,8 @@ public struct LoggedRequest: Sendable, Equatable {
     public let path: String
     /// Header fields, names lowercased, repeats joined with ", ".
     public let headers: [String: String]
+    /// The protocol it came over: `HTTP/1.1`, `HTTP/1.0`, or `HTTP/2.0` for an HTTP/2 stream.
+    public var httpVersion: String = "HTTP/1.1"
 }
 
 /// The server's live counters: read them at any time, or await a condition on them.
@@ -112,14 +121,14 @@ public final class ServerCounters: Sendable {
 
     // MARK: Recording, called by the connection handlers.
 
-    func requestReceived(path: String, headers: [(String, String)] = []) {
+    func requestReceived(path: String, headers: [(String, String)] = [], httpVersion: String = "HTTP/1.1") {
         var fields: [String: String] = [:]
         for (name, value) in headers {
             let key = name.lowercased()
             fields[key] = fields[key].map { $0 + ", " + value } ?? value
         }
         state.update {
-            $0.requestLog.append(LoggedRequest(path: path, headers: fields))
+            $0.requestLog.append(LoggedRequest(path: path, headers: fields, httpVersion: httpVersion))
             $0.totalRequests += 1
             $0.requestsByPath[path, default: 0] += 1
             if fields["if-none-match"] != nil || fields["if-modified-since"] != nil {
@@ -146,6 +155,10 @@ public final class ServerCounters: Sendable {
 
     func connectionOpened() {
         state.update { $0.connectionsOpened += 1 }
+    }
+
+    func streamResetByClient() {
+        state.update { $0.streamsResetByClient += 1 }
     }
 
     func connectionClosed(byClientMidResponse: Bool) {

@@ -2,32 +2,58 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// One connection's request handling: counts, routes, and hands each request to a
-/// ``ResponseWriter``.
+/// One connection's request handling over HTTP/1, or one stream's over HTTP/2: counts,
+/// routes, and hands each request to a ``ResponseWriter``.
 ///
-/// Why it tracks "response in progress": a client that cancels shows up to the server
-/// only as a connection closing while a response is unfinished; that is the event the
-/// `connectionsClosedByClient` counter exists for. Sits after NIO's
-/// `HTTPServerPipelineHandler`, which holds pipelined requests until `.end` is written,
-/// so there is at most one request in flight here.
+/// Why it tracks "response in progress": a client that cancels shows up to the server only
+/// as a connection closing (HTTP/1) or a stream reset (HTTP/2) while a response is
+/// unfinished; those are the events `connectionsClosedByClient` and `streamsResetByClient`
+/// exist for. Over HTTP/1 it sits after NIO's `HTTPServerPipelineHandler`, which holds
+/// pipelined requests until `.end` is written; an HTTP/2 stream carries one request. Either
+/// way there is at most one request in flight here.
 final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// What the handler's channel is: closing it ends a connection, or resets one stream.
+    enum Scope {
+        /// An HTTP/1 connection (plain or TLS).
+        case connection
+        /// One HTTP/2 stream of a connection.
+        case http2Stream
+    }
+
     private let core: ServerCore
+    private let activity: ConnectionActivity
+    private let scope: Scope
     private var pendingHead: HTTPRequestHead?
-    private var responseInProgress = false
-    private var closedByServer = false
+    private var responseInProgress = false {
+        didSet {
+            if responseInProgress != oldValue { activity.responsesInProgress += responseInProgress ? 1 : -1 }
+        }
+    }
+    private var closedByServer = false {
+        didSet { if closedByServer && scope == .connection { activity.closedByServer = true } }
+    }
+    /// The client reset this HTTP/2 stream (RST_STREAM): NIOHTTP2 reports it as an error
+    /// just before the stream's channel goes inactive.
+    private var resetByClient = false
     private var isActive = false
     private var writer: ResponseWriter?
 
-    init(core: ServerCore) {
+    init(core: ServerCore, activity: ConnectionActivity, scope: Scope) {
         self.core = core
+        self.activity = activity
+        self.scope = scope
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // Added after ALPN over TLS: the channel may be active already.
+        isActive = context.channel.isActive
     }
 
     func channelActive(context: ChannelHandlerContext) {
         isActive = true
-        core.counters.connectionOpened()
         context.fireChannelActive()
     }
 
@@ -35,14 +61,18 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         isActive = false
         writer?.abort()
         writer = nil
-        core.counters.connectionClosed(
-            byClientMidResponse: responseInProgress && !closedByServer && !core.isShuttingDown)
+        // A stream that ends because its connection did is counted with the connection.
+        if scope == .http2Stream && responseInProgress && resetByClient && !closedByServer && !core.isShuttingDown {
+            core.counters.streamResetByClient()
+        }
+        responseInProgress = false
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         writer?.abort()
         writer = nil
+        responseInProgress = false
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -50,7 +80,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .head(let head):
             pendingHead = head
             responseInProgress = true
-            core.counters.requestReceived(path: Self.path(of: head.uri), headers: head.headers.map { ($0.name, $0.value) })
+            core.counters.requestReceived(path: Self.path(of: head.uri), headers: head.headers.map { ($0.name, $0.value) },
+                                          httpVersion: "HTTP/\(head.version.major).\(head.version.minor)")
         case .body:
             break  // request bodies are not used; GET and HEAD have none
         case .end:
@@ -66,7 +97,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Typically a reset by the client mid-write; channelInactive does the counting.
+        // Typically a reset by the client mid-write (a TCP reset, or an HTTP/2 RST_STREAM);
+        // channelInactive does the counting.
+        if scope == .http2Stream && HTTP2StreamReset.isReset(error) { resetByClient = true }
         context.close(promise: nil)
     }
 

@@ -61,7 +61,7 @@ enum ResponsePlanner {
             addRouteHeaders(faults, to: &headers)
             return ResponsePlan(
                 head: head(request, .notModified, headers), source: .memory([]), bodyRange: 0..<0,
-                isChunked: false, faults: faults, closeAfterResponse: !request.isKeepAlive,
+                isChunked: false, faults: faults, closeAfterResponse: !keepsConnection(request),
                 fileToClose: fileToClose)
         }
 
@@ -81,7 +81,7 @@ enum ResponsePlanner {
             headers.add(name: "Content-Length", value: "0")
             return ResponsePlan(
                 head: head(request, .rangeNotSatisfiable, headers), source: .memory([]), bodyRange: 0..<0,
-                isChunked: false, faults: faults, closeAfterResponse: !request.isKeepAlive,
+                isChunked: false, faults: faults, closeAfterResponse: !keepsConnection(request),
                 fileToClose: fileToClose)
         }
         return withBody(request: request, status: status, headers: headers, source: resource.source,
@@ -125,7 +125,7 @@ enum ResponsePlanner {
         let sent = isHead || !mayHaveBody ? range.lowerBound..<range.lowerBound : range
         return ResponsePlan(
             head: head(request, status, headers), source: source, bodyRange: sent, isChunked: isChunked,
-            faults: faults, closeAfterResponse: !request.isKeepAlive || closeDelimited, fileToClose: fileToClose)
+            faults: faults, closeAfterResponse: !keepsConnection(request) || closeDelimited, fileToClose: fileToClose)
     }
 
     /// `faults.headers`, replacing any the server set itself, so a route can also stand in for
@@ -135,12 +135,19 @@ enum ResponsePlanner {
         for name in faults.omittedHeaders { headers.remove(name: name) }
     }
 
+    /// Whether the connection stays open after this request's response. An HTTP/2 request
+    /// (which NIO's `isKeepAlive` calls not keep-alive: it knows only HTTP/1) always keeps it:
+    /// one stream ends, never the connection.
+    private static func keepsConnection(_ request: HTTPRequestHead) -> Bool {
+        request.version.major >= 2 || request.isKeepAlive
+    }
+
     private static func baseHeaders(request: HTTPRequestHead) -> HTTPHeaders {
         // Date is required of an origin server with a clock (RFC 9110 §6.6.1); caches compute
         // ages and Retry-After dates against it.
         let now = Int64(Date().timeIntervalSince1970)
         var headers: HTTPHeaders = ["Server": "ImagoTestServer", "Date": HTTPDate.format(secondsSince1970: now)]
-        if !request.isKeepAlive {
+        if !keepsConnection(request) {
             headers.add(name: "Connection", value: "close")
         } else if request.version.major == 1 && request.version.minor == 0 {
             headers.add(name: "Connection", value: "keep-alive")

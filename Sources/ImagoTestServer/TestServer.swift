@@ -4,7 +4,9 @@ import NIOHTTP1
 import NIOPosix
 
 /// A loopback HTTP/1.1 server for tests and benchmarks: serves a directory and in-memory
-/// routes, with ETag / Last-Modified / Range support and injectable faults.
+/// routes, with ETag / Last-Modified / Range support and injectable faults. With
+/// ``Configuration/tls`` it serves HTTPS instead, and HTTP/2 to a client that picks `h2` by
+/// ALPN (``TLS``), with the same routes, faults, gates and counters per stream.
 ///
 /// Why a real server on 127.0.0.1 rather than a mocked URL protocol: the loading pipeline,
 /// the conformance suite and the benchmarks must see real sockets, real HTTP framing,
@@ -39,11 +41,14 @@ public final class TestServer: Sendable {
         /// Event loop threads serving connections. Default `1`: enough for loopback tests,
         /// and it keeps the order of events on all connections simple.
         public var eventLoopThreads: Int
+        /// HTTPS, and the protocols offered by ALPN (HTTP/2 and HTTP/1.1 unless told). Default
+        /// `nil`: plain HTTP/1.1 (``TestServer/baseURL`` is `http://…`, else `https://…`).
+        public var tls: TLS?
 
         /// A configuration; every knob has the default its doc comment states.
         public init(
             port: Int = 0, root: URL? = nil, defaultFaults: Faults = .none, writeChunkSize: Int = 65_536,
-            eventLoopThreads: Int = 1, host: String = "127.0.0.1"
+            eventLoopThreads: Int = 1, host: String = "127.0.0.1", tls: TLS? = nil
         ) {
             self.port = port
             self.host = host
@@ -51,10 +56,12 @@ public final class TestServer: Sendable {
             self.defaultFaults = defaultFaults
             self.writeChunkSize = writeChunkSize
             self.eventLoopThreads = eventLoopThreads
+            self.tls = tls
         }
     }
 
-    /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`), no trailing slash.
+    /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT`; `https` with ``Configuration/tls``),
+    /// no trailing slash.
     public let baseURL: URL
     /// The bound port.
     public let port: Int
@@ -63,31 +70,26 @@ public final class TestServer: Sendable {
     private let serverChannel: any Channel
 
     private init(core: ServerCore, group: MultiThreadedEventLoopGroup, serverChannel: any Channel, host: String,
-                 port: Int) {
+                 port: Int, scheme: String) {
         self.core = core
         self.group = group
         self.serverChannel = serverChannel
         self.port = port
         let authority = host.contains(":") ? "[\(host)]" : host
-        self.baseURL = URL(string: "http://\(authority):\(port)")!
+        self.baseURL = URL(string: "\(scheme)://\(authority):\(port)")!
     }
 
     /// Binds the configured host (127.0.0.1 unless told) and starts serving. Throws if the
-    /// port is taken, the address is not available (no IPv6 loopback, say) or `root` is not a
-    /// directory.
+    /// port is taken, the address is not available (no IPv6 loopback, say), `root` is not a
+    /// directory or the TLS certificate and key are unusable.
     public static func start(_ configuration: Configuration = Configuration()) async throws -> TestServer {
         let resolver = try configuration.root.map { try FileResolver(root: $0) }
         let core = ServerCore(
             fileResolver: resolver, defaultFaults: configuration.defaultFaults,
             writeChunkSize: configuration.writeChunkSize)
+        let tls = try configuration.tls.map { tls throws(TestServerError) in (try tls.makeContext(), tls.protocols) }
+        let pipeline = ConnectionPipeline(core: core, tls: tls)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
-        let encoder = {
-            var encoder = HTTPResponseEncoder.Configuration()
-            // The planner sets Content-Length / Transfer-Encoding itself: the encoder's own
-            // framing would add chunked coding to HEAD answers to chunked resources.
-            encoder.automaticallySetFramingHeaders = false
-            return encoder
-        }()
         let chunk = core.writeChunkSize
         do {
             let channel = try await ServerBootstrap(group: group)
@@ -95,19 +97,13 @@ public final class TestServer: Sendable {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.writeBufferWaterMark, value: .init(low: chunk, high: 4 * chunk))
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        guard core.register(channel) else { throw ChannelError.ioOnClosedChannel }
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                            withEncoderConfiguration: encoder)
-                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(core: core))
-                    }
-                }
+                .childChannelInitializer { channel in pipeline.configure(channel) }
                 .bind(host: configuration.host, port: configuration.port).get()
             guard let port = channel.localAddress?.port else {
                 throw TestServerError.invalidConfiguration("bound socket has no port")
             }
-            return TestServer(core: core, group: group, serverChannel: channel, host: configuration.host, port: port)
+            return TestServer(core: core, group: group, serverChannel: channel, host: configuration.host, port: port,
+                              scheme: configuration.tls == nil ? "http" : "https")
         } catch {
             try? await group.shutdownGracefully()
             throw error

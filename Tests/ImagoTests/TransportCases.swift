@@ -25,6 +25,9 @@ struct TransportCase: Sendable, CustomTestStringConvertible {
         /// Can trust a private CA (``TransportCase/makeTrusting``), so https against the tests'
         /// own certificates can succeed.
         case privateTrustRoots
+        /// Speaks HTTP/2 (negotiated by ALPN over https against the tests' own CA), so the
+        /// transport contract runs over HTTP/2 as well as HTTP/1.1.
+        case http2
     }
 
     /// A transport of a test's own, with what ends it.
@@ -90,6 +93,38 @@ enum TestTransports {
             .privateTrustRoots: "FoundationNetworking's URLSession on Linux verifies https against the system's trust "
                 + "store only (no server-trust challenge, libcurl's CA file set by corelibs itself): it cannot trust "
                 + "the tests' private CA",
+            .http2: "FoundationNetworking's URLSession on Linux has no HTTP/2 (see FetchingAndStreaming.md), and it "
+                + "could not trust the test server's private CA to negotiate it: the contract runs for it over HTTP/1.1 only",
         ]),
     ]
+
+    /// Every run of the transport contract: each transport over plain HTTP/1.1, and each that
+    /// speaks HTTP/2 and trusts a private CA again over HTTPS with HTTP/2 (the test server
+    /// offering `h2` by ALPN). URLSession has no HTTP/2 run (its ``TransportCase/Limitation/http2``).
+    static let contractRuns: [ContractRun] = all.flatMap { transport in
+        [ContractRun(transport: transport, wire: .http1)]
+            + (transport.limitations[.http2] == nil && transport.makeTrusting != nil
+                ? [ContractRun(transport: transport, wire: .http2)] : [])
+    }
+
+    /// The HTTP/2 runs alone, for the checks that only HTTP/2 has (streams sharing a connection).
+    static let http2Runs: [ContractRun] = contractRuns.filter { $0.wire == .http2 }
+}
+
+/// The protocol a transport contract run speaks to the loopback test server.
+enum WireProtocol: String, Sendable {
+    /// Plain http, HTTP/1.1: one fetch per connection at a time.
+    case http1 = "HTTP/1.1"
+    /// https with `h2` negotiated by ALPN: fetches share a connection, each on a stream.
+    case http2 = "HTTP/2.0"
+}
+
+/// One transport over one protocol: the argument of every transport contract test.
+struct ContractRun: Sendable, CustomTestStringConvertible {
+    let transport: TransportCase
+    let wire: WireProtocol
+
+    /// The transport's name, with "over HTTP/2" for an HTTP/2 run (HTTP/1.1 runs keep the bare
+    /// name they always had).
+    var testDescription: String { wire == .http1 ? transport.name : "\(transport.name) over HTTP/2" }
 }

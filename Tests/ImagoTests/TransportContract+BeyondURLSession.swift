@@ -12,15 +12,19 @@ extension TransportContract {
     /// `http://[::1]:PORT/` (skipped where the host has no IPv6 loopback).
     func ipv6LiteralURL() async throws {
         try IPv6Loopback.requireOrSkip()
-        let server = try await TestServer.start(.init(host: "::1"))   // not self.server: this one listens on ::1
+        var configuration = serverConfiguration
+        configuration.host = "::1"
+        let server = try await TestServer.start(configuration)   // not self.server: this one listens on ::1
         server.setRoute("/six.bin", Route(body: body))
         let url = server.url(for: "/six.bin")
-        #expect(url.absoluteString == "http://[::1]:\(server.port)/six.bin")
+        let scheme = configuration.tls == nil ? "http" : "https"
+        #expect(url.absoluteString == "\(scheme)://[::1]:\(server.port)/six.bin")
         var request = self.request("/six.bin", .file)
         request.url = url
         do {
             let result = try await transport.fetch(request) { _ in }
             try #expect(bytes(result) == body)
+            expectNegotiated(result.head)
             // The server counts a response once its last write completed, which may be just after
             // the client has every byte (CI saw 0 here on a busy machine).
             try await server.counters.waitUntil { $0.responsesCompleted(for: "/six.bin") == 1 }

@@ -5,21 +5,34 @@ import Testing
 @testable import Imago
 
 /// What every `ImageTransport` must do, as check functions against the loopback server, run for
-/// every transport in `TestTransports.all` by the parameterised `TransportContractTests` (and by
-/// the transport-specific suites for their own checks). Each check records its issues at its
-/// own lines.
+/// every transport in `TestTransports.all` over every protocol it speaks (`ContractRun`) by the
+/// parameterised `TransportContractTests` (and by the transport-specific suites for their own
+/// checks). Each check records its issues at its own lines.
 struct TransportContract {
     let transport: any ImageTransport
     let server: TestServer
     /// Where download-to-file temporaries go; must be empty after every check.
     let downloads: URL
+    /// What the server speaks: plain HTTP/1.1, or HTTPS offering HTTP/2.
+    let wire: WireProtocol
+    /// How `server` was started (TLS or not): a check that needs a server of its own starts it
+    /// the same way.
+    let serverConfiguration: TestServer.Configuration
     let body: [UInt8] = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
 
-    /// Starts a server and a downloads directory for `transport`.
-    static func start(_ transport: any ImageTransport) async throws -> TransportContract {
+    /// Starts a server (speaking `wire`, default HTTP/1.1) and a downloads directory for `transport`.
+    static func start(_ transport: any ImageTransport, wire: WireProtocol = .http1) async throws -> TransportContract {
+        let configuration = try TestServer.Configuration(tls: wire.serverTLS())
+        let server = try await TestServer.start(configuration)
         let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("imago-transport-\(UUID())")
-        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
-        return TransportContract(transport: transport, server: try await TestServer.start(), downloads: downloads)
+        do {
+            try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+        return TransportContract(transport: transport, server: server, downloads: downloads, wire: wire,
+                                 serverConfiguration: configuration)
     }
 
     func stop() async throws {
@@ -29,8 +42,9 @@ struct TransportContract {
 
     /// Runs `check` with a contract (server, downloads directory) for `transport`, and stops
     /// it however `check` ends.
-    static func with(_ transport: any ImageTransport, _ check: (TransportContract) async throws -> Void) async throws {
-        let contract = try await start(transport)
+    static func with(_ transport: any ImageTransport, wire: WireProtocol = .http1,
+                     _ check: (TransportContract) async throws -> Void) async throws {
+        let contract = try await start(transport, wire: wire)
         do {
             try await check(contract)
         } catch {
@@ -38,19 +52,6 @@ struct TransportContract {
             throw error
         }
         try await contract.stop()
-    }
-
-    /// Runs `check` with a fresh transport of `transportCase` and a contract of its own, then
-    /// stops the contract and shuts the transport down, however `check` ends.
-    static func with(_ transportCase: TransportCase, _ check: (TransportContract) async throws -> Void) async throws {
-        let owned = transportCase.makeOwned()
-        do {
-            try await with(owned.transport, check)
-        } catch {
-            try? await owned.shutdown()
-            throw error
-        }
-        try await owned.shutdown()
     }
 
     // MARK: Helpers
@@ -162,9 +163,9 @@ struct TransportContract {
         for strategy in FetchStrategy.storing {
             let path = "/refused-\(strategy.rawValue)"
             server.setRoute(path, Route(body: large, faults: Faults(bytesPerSecond: 4 << 20)))
-            let closedBefore = server.counters.connectionsClosedByClient
+            let abandonedBefore = abandoned(server.counters.snapshot)
             await expectFailure(request(path, strategy, maxSize: 1000)) { $0 == .tooLarge(limit: 1000) }
-            try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
+            try await waitUntilAbandoned(moreThan: abandonedBefore)
             #expect(server.counters.bodyBytesSent(for: path) < large.count / 2, "\(strategy)")
         }
         try #expect(leftovers() == [])
@@ -191,7 +192,7 @@ struct TransportContract {
         for strategy in FetchStrategy.storing {
             let path = "/stalled-\(strategy.rawValue)"
             server.setRoute(path, Route(body: body, faults: Faults(stallAfterBytes: 50_000)))
-            let closedBefore = server.counters.snapshot.connectionsClosedByClient
+            let abandonedBefore = abandoned(server.counters.snapshot)
             let received = Mutex(0)
             let transport = self.transport, fetchRequest = request(path, strategy)
             let task = Task { try await transport.fetch(fetchRequest) { p in received.withLock { $0 = p.received } } }
@@ -200,16 +201,17 @@ struct TransportContract {
             task.cancel()
             let result = await task.result
             #expect(throws: FetchError.cancelled) { try result.get() }
-            try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
+            try await waitUntilAbandoned(moreThan: abandonedBefore)
             try #expect(leftovers() == [], "\(strategy): temp file removed")
         }
     }
 
-    /// Cancelled while the server holds the head: `.cancelled` at once, the connection closed.
+    /// Cancelled while the server holds the head: `.cancelled` at once, the connection closed
+    /// (over HTTP/2, the stream reset).
     func cancelBeforeTheHeadEndsPromptly() async throws {
         let gate = Gate()
         server.setRoute("/held", Route(body: body, faults: Faults(gate: gate)))
-        let closedBefore = server.counters.connectionsClosedByClient
+        let abandonedBefore = abandoned(server.counters.snapshot)
         let transport = self.transport, fetchRequest = request("/held", .file)
         let task = Task { try await transport.fetch(fetchRequest) { _ in } }
         try await gate.waitUntilHeld()
@@ -218,7 +220,7 @@ struct TransportContract {
         let result = await task.result
         #expect(ContinuousClock.now - cancelled < .seconds(2), "the cancelled fetch lingered")
         #expect(throws: FetchError.cancelled) { try result.get() }
-        try await server.counters.waitUntil { $0.connectionsClosedByClient > closedBefore }
+        try await waitUntilAbandoned(moreThan: abandonedBefore)
         try #expect(leftovers() == [])
     }
 
@@ -271,7 +273,7 @@ struct TransportContract {
     }
 
     func aRefusedConnectionIsATransportError() async throws {
-        let closed = try await TestServer.start()
+        let closed = try await TestServer.start(serverConfiguration)
         let url = closed.url(for: "/a.bin")
         try await closed.shutdown()
         var refused = request("/a.bin")

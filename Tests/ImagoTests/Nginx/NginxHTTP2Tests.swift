@@ -145,8 +145,9 @@ extension TimedSuites.NginxTests {
     }
 }
 
-/// A streaming consumer that takes its first piece and waits at it until `gate` opens.
-private final class HeldConsumer: StreamingBodyConsumer {
+/// A streaming consumer that takes its first piece and waits at it until `gate` opens (the
+/// nginx HTTP/2 tests and the transport contract over HTTP/2).
+final class HeldConsumer: StreamingBodyConsumer {
     let gate: Gate
     let firstPiece: AsyncStream<Void>.Continuation
 
