@@ -87,11 +87,11 @@ struct NegativeCachingPolicyTests {
 
     @Test("a remembered failure answers only the request headers its Vary names")
     func varyIsHonoured() throws {
-        let head = PolicyClock.head(["Cache-Control": "max-age=60", "Vary": "Accept-Encoding"])
+        let head = PolicyClock.head(["Cache-Control": "max-age=60", "Vary": "Accept-Encoding"], status: 404)
         let decision = HTTPCachePolicy.http.failureMemory(
             for: head, requestHeaders: ["accept-encoding": "identity"], requestedAt: PolicyClock.received,
             receivedAt: PolicyClock.received)
-        guard case .remember(let metadata, _) = decision else { throw Failure.notRemembered }
+        guard case .remember(let metadata, _) = decision else { throw Failure.notRemembered("\(decision)") }
         #expect(HTTPCachePolicy.http.repeatsFailure(metadata, storedAt: PolicyClock.received,
                                                     requestHeaders: ["accept-encoding": "identity"], now: PolicyClock.received))
         #expect(!HTTPCachePolicy.http.repeatsFailure(metadata, storedAt: PolicyClock.received,
@@ -107,5 +107,5 @@ struct NegativeCachingPolicyTests {
                                                      now: PolicyClock.received))
     }
 
-    enum Failure: Error { case notRemembered }
+    enum Failure: Error { case notRemembered(String) }
 }
