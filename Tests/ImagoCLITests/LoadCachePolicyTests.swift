@@ -46,10 +46,10 @@ final class LoadCachePolicyTests: XCTestCase {
     func testEachLoadSaysWhatTheDiskCacheDid() throws {
         let first = try load(["/hour.png", "/private.png", "/ask.png"])
         XCTAssertEqual(first.outcomes, ["/hour.png": "stored", "/private.png": "notStored", "/ask.png": "stored"])
-        XCTAssertEqual(first.counts, ["fresh": 0, "revalidated": 0, "stale": 0, "stored": 2, "replaced": 0, "notStored": 1, "resumedDownloads": 0])
+        XCTAssertEqual(first.counts, ["fresh": 0, "revalidated": 0, "stale": 0, "rememberedFailures": 0, "stored": 2, "replaced": 0, "notStored": 1, "resumedDownloads": 0])
         let second = try load(["/hour.png", "/private.png", "/ask.png"])
         XCTAssertEqual(second.outcomes, ["/hour.png": "fresh", "/private.png": "notStored", "/ask.png": "revalidated"])
-        XCTAssertEqual(second.counts, ["fresh": 1, "revalidated": 1, "stale": 0, "stored": 0, "replaced": 0, "notStored": 1, "resumedDownloads": 0])
+        XCTAssertEqual(second.counts, ["fresh": 1, "revalidated": 1, "stale": 0, "rememberedFailures": 0, "stored": 0, "replaced": 0, "notStored": 1, "resumedDownloads": 0])
         XCTAssertEqual(server.counters.requests(for: "/hour.png"), 1)
         XCTAssertEqual(server.counters.requests(for: "/ask.png"), 2)
     }

@@ -182,7 +182,7 @@ final class ImageLoadingModelTests: XCTestCase {
         let model = model("/missing.png")
         model.load()
         await eventually { model.phase.isTerminal }
-        guard case .failure(.fetch(.httpStatus(404, _))) = model.phase else { return XCTFail("\(model.phase)") }
+        guard case .failure(.fetch(.httpStatus(404, _, _))) = model.phase else { return XCTFail("\(model.phase)") }
         server.setRoute("/missing.png", Route(body: png))
         model.retry()
         XCTAssertEqual(model.phase.name, "loading", "RETRY-3")

@@ -91,7 +91,7 @@ enum SoakFault: String, CaseIterable, Sendable {
              (.cancelImmediately, .failure(.cancelled)), (.cancelWhileHeadHeld, .failure(.cancelled)),
              (.cancelMidBody, .failure(.cancelled)):
             return true
-        case (.persistentServerError, .failure(.fetch(.httpStatus(500, _)))), (.notFound, .failure(.fetch(.httpStatus(404, _)))):
+        case (.persistentServerError, .failure(.fetch(.httpStatus(500, _, _)))), (.notFound, .failure(.fetch(.httpStatus(404, _, _)))):
             return true
         case (.oversizedWithLength, .failure(.fetch(.tooLarge(let limit)))),
              (.oversizedChunked, .failure(.fetch(.tooLarge(let limit)))):

@@ -23,16 +23,22 @@ extension DiskCache {
         /// When that response arrived, by the storing pipeline's clock. Default nil:
         /// `Entry.storedAt`.
         public var receivedAt: Date?
+        /// The status of a remembered failure (404 or 410, negative caching): the entry has no
+        /// payload bytes, and while fresh a load of its URL fails with `.httpStatus(failureStatus)`
+        /// without a request. Default nil: the entry is an image.
+        public var failureStatus: Int?
 
         /// Metadata with the given fields, each defaulting to unknown (nil) or none (empty).
         public init(etag: String? = nil, lastModified: String? = nil, responseHeaders: [String: String] = [:],
-                    varyingRequestHeaders: [String: String] = [:], requestedAt: Date? = nil, receivedAt: Date? = nil) {
+                    varyingRequestHeaders: [String: String] = [:], requestedAt: Date? = nil, receivedAt: Date? = nil,
+                    failureStatus: Int? = nil) {
             self.etag = etag
             self.lastModified = lastModified
             self.responseHeaders = responseHeaders
             self.varyingRequestHeaders = varyingRequestHeaders
             self.requestedAt = requestedAt
             self.receivedAt = receivedAt
+            self.failureStatus = failureStatus
         }
     }
 
@@ -103,6 +109,10 @@ struct DiskCacheSidecar: Codable, Equatable {
     var requestedAt: Double?
     /// Seconds since 1970.
     var receivedAt: Double?
+    /// A remembered failure's status (its payload is empty). An Imago that predates it reads
+    /// such an entry as an empty image, which does not decode and is removed (CACHE-4): a
+    /// refetch, never a wrong image.
+    var failureStatus: Int?
 
     init(key: String, byteCount: Int, payloadInode: UInt64, storedAt: Date, metadata: DiskCache.Metadata) {
         self.key = key
@@ -115,13 +125,14 @@ struct DiskCacheSidecar: Codable, Equatable {
         self.varyingRequestHeaders = metadata.varyingRequestHeaders.isEmpty ? nil : metadata.varyingRequestHeaders
         self.requestedAt = metadata.requestedAt?.timeIntervalSince1970
         self.receivedAt = metadata.receivedAt?.timeIntervalSince1970
+        self.failureStatus = metadata.failureStatus
     }
 
     var metadata: DiskCache.Metadata {
         .init(etag: etag, lastModified: lastModified, responseHeaders: responseHeaders ?? [:],
               varyingRequestHeaders: varyingRequestHeaders ?? [:],
               requestedAt: requestedAt.map(Date.init(timeIntervalSince1970:)),
-              receivedAt: receivedAt.map(Date.init(timeIntervalSince1970:)))
+              receivedAt: receivedAt.map(Date.init(timeIntervalSince1970:)), failureStatus: failureStatus)
     }
     var storedDate: Date { Date(timeIntervalSince1970: storedAt) }
 

@@ -4,8 +4,12 @@ import Foundation
 public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A non-2xx status, decided at the response head; the body was not read. `retryAfter` is
     /// the wait the server asked for with `Retry-After` (seconds or an HTTP-date), when it sent
-    /// one with a status worth retrying (408, 429, 5xx).
-    case httpStatus(Int, retryAfter: Duration? = nil)
+    /// one with a status worth retrying (408, 429, 5xx). `head` is the failing response's head
+    /// as a transport saw it (nil when it does not say): the disk cache judges from its
+    /// `Cache-Control`, `Expires`, `Date`, `Age` and `Last-Modified` whether a 404 or 410 may be
+    /// remembered (negative caching). The pipeline hands its failures on without it
+    /// (``withoutHead``), so a failed load compares equal to `.fetch(.httpStatus(404))`.
+    case httpStatus(Int, retryAfter: Duration? = nil, head: FetchResponseHead? = nil)
     /// The connection failed or broke (the underlying error's description).
     case transport(String)
     /// Nothing arrived for the idle timeout. Not retried: the server was already given the whole
@@ -36,12 +40,19 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// or a streaming request had no consumer. Not retried.
     case bodyRefused(String)
 
+    /// The same failure without the response head a transport attached to an `httpStatus`: what
+    /// the pipeline reports, once its disk cache has judged the head.
+    public var withoutHead: FetchError {
+        guard case .httpStatus(let code, let retryAfter, _?) = self else { return self }
+        return .httpStatus(code, retryAfter: retryAfter)
+    }
+
     /// Worth retrying: connection errors, truncation, 408, 429 and 5xx. Never a TLS failure,
     /// redirect loop, bad URL, unsupported scheme, idle timeout, 2xx without a body or other 4xx.
     public var isTransient: Bool {
         switch self {
         case .transport, .truncated: true
-        case .httpStatus(let code, _): Self.isTransientStatus(code)
+        case .httpStatus(let code, _, _): Self.isTransientStatus(code)
         default: false
         }
     }
@@ -57,7 +68,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// needs: the wait a server asked for, why a scheme is refused.
     public var detail: String {
         switch self {
-        case .httpStatus(_, let wait?):
+        case .httpStatus(_, let wait?, _):
             "\(description): the server asked to retry after \(wait.seconds.formatted3) s"
         case .unsupportedScheme:
             "\(description): only http and https are fetched; file URLs load as local files"
@@ -69,7 +80,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the vocabulary scripts and reports match on (``detail`` adds what a person needs).
     public var description: String {
         switch self {
-        case .httpStatus(let code, _): "httpStatus(\(code))"
+        case .httpStatus(let code, _, _): "httpStatus(\(code))"
         case .transport(let message): "transport(\(message))"
         case .timedOut: "timedOut"
         case .truncated(let expected, let received): "truncated(\(received) of \(expected) bytes)"

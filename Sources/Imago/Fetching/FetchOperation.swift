@@ -117,7 +117,7 @@ final class FetchOperation: Sendable {
         guard (200...299).contains(http.statusCode) else {
             let retryAfter = FetchError.isTransientStatus(http.statusCode)
                 ? RetryAfter.parse(http.value(forHTTPHeaderField: "Retry-After")) : nil
-            finish(.failure(.httpStatus(http.statusCode, retryAfter: retryAfter)))
+            finish(.failure(.httpStatus(http.statusCode, retryAfter: retryAfter, head: head)))   // the disk cache judges it
             return false
         }
         if let expected, expected > request.maxResponseSize {

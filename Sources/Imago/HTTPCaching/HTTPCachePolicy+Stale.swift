@@ -22,7 +22,7 @@ extension HTTPCachePolicy {
     /// other answer the origin meant, and never a cancellation.
     static func coversOrigin(failure: FetchError) -> Bool {
         switch failure {
-        case .httpStatus(let code, _): [500, 502, 503, 504].contains(code)
+        case .httpStatus(let code, _, _): [500, 502, 503, 504].contains(code)
         case .transport, .timedOut, .truncated, .emptyData: true
         default: false
         }

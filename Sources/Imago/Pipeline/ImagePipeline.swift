@@ -84,13 +84,17 @@ public final class ImagePipeline: Sendable {
         return outcome
     }
 
-    /// A remote image: a fresh disk entry decoded (or a stale one the server allows to serve
-    /// while it is revalidated in the background), else fetched (revalidating a stale entry)
+    /// A remote image: a fresh remembered 404 or 410 repeated without a request, a fresh disk
+    /// entry decoded (or a stale one the server allows to serve while it is revalidated in the
+    /// background), else fetched (revalidating a stale entry)
     /// and decoded; should that fail, a stale entry `stale-if-error` allows serves instead.
     private func loadRemote(_ url: URL, _ request: ImageRequest, _ shared: SharedWork) async -> Outcome {
         let sourceKey = request.source.identity
         var lookup = request.cachePolicy.readsDisk ? diskStage.lookup(sourceKey) : DiskLookup()
-        if lookup.fresh != nil || lookup.staleRevalidating != nil { fetchStage.admission.arrivals.arrived(sourceKey) }
+        if lookup.fresh != nil || lookup.staleRevalidating != nil || lookup.rememberedFailure != nil {
+            fetchStage.admission.arrivals.arrived(sourceKey)   // answered without a fetch
+        }
+        if let status = lookup.rememberedFailure { return .failure(diskStage.repeatedFailure(sourceKey, status: status)) }
         if let fresh = lookup.fresh {
             lookup.fresh = nil
             switch await decodeStage.decode(.file(fresh.url), request, shared, origin: .disk) {

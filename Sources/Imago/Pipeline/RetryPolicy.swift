@@ -61,7 +61,7 @@ public struct RetryPolicy: Sendable, Hashable {
         guard retries(error) else { return .notRetryable }
         guard retry <= maxRetries else { return .retriesUsedUp }
         let backOff = delay(beforeRetry: retry)
-        guard case .httpStatus(_, let asked?) = error else { return .retry(after: backOff) }
+        guard case .httpStatus(_, let asked?, _) = error else { return .retry(after: backOff) }
         return asked > maxRetryAfter ? .retryAfterTooLong(asked) : .retry(after: max(asked, backOff))
     }
 
@@ -93,7 +93,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Whether `error` is worth another attempt: a status in `retriedStatuses`, else a
     /// transient failure (a connection error, a truncation).
     public func retries(_ error: FetchError) -> Bool {
-        if case .httpStatus(let code, _) = error { return retriedStatuses.contains(code) }
+        if case .httpStatus(let code, _, _) = error { return retriedStatuses.contains(code) }
         return error.isTransient
     }
 }

@@ -62,7 +62,8 @@ struct LoadCommand: AsyncParsableCommand {
         let pipeline = try pipelineOptions.makePipeline(temporaryDirectory: downloads.url, diskCache: diskCache, events: recorder.record,
                                                         logger: logging.pipelineLogger())
         let options = pipelineOptions.decodeOptions
-        let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency)
+        let plan = LoadPlan(sources: sources, options: options, repetitions: repetitions, concurrency: concurrency,
+                            rememberedFailures: { recorder.count(.rememberedFailure, key: $0) })
         let start = ContinuousClock.now
         // The loads, then the revalidations stale-while-revalidate started: their answers are
         // stored before the process ends, for the next run to see.

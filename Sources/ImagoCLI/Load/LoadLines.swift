@@ -6,7 +6,10 @@ enum LoadLines {
     /// `{"source":…,"phase":…,…}`: one per published phase. `newPreview` adds a loading
     /// phase's preview as `"preview":{"detail":…,"width":…,"height":…,"receivedBytes":…}`
     /// (the caller passes it once per preview; later progress lines carry it too).
-    static func phase(_ phase: ImagePhase, source: String, newPreview: Bool = false) -> String {
+    /// `rememberedFailure` adds `"diskCache":"rememberedFailure"` to a failure line: the disk
+    /// cache repeated a fresh 404 or 410 without a request (negative caching).
+    static func phase(_ phase: ImagePhase, source: String, newPreview: Bool = false,
+                      rememberedFailure: Bool = false) -> String {
         var line = JSONLine()
         line.add("source", source)
         line.add("phase", phase.name)
@@ -35,6 +38,7 @@ enum LoadLines {
         case .failure(let error):
             line.add("error", error.description)
             line.add("detail", error.detail)
+            if rememberedFailure { line.add("diskCache", "rememberedFailure") }
         }
         return line.text
     }
@@ -86,6 +90,7 @@ struct LoadSummary {
             disk.add("fresh", counters.diskFreshHits)
             disk.add("revalidated", counters.diskRevalidations)
             disk.add("stale", counters.diskStaleHits)
+            disk.add("rememberedFailures", counters.diskRememberedFailures)
             disk.add("stored", counters.diskStores)
             disk.add("replaced", counters.diskReplacements)
             disk.add("notStored", counters.diskNotStored)

@@ -17,6 +17,9 @@ struct LoadPlan: Sendable {
     let options: DecodeOptions
     let repetitions: Int
     let concurrency: Int
+    /// How many loads of a source identity the disk cache has failed with a remembered 404 or
+    /// 410 so far (the run's `rememberedFailure` events), to say so on its failure line.
+    let rememberedFailures: @Sendable (String) -> Int
 
     var loadCount: Int { sources.count * repetitions }
 
@@ -66,6 +69,8 @@ struct LoadPlan: Sendable {
     private func loadOnce(_ request: ImageRequest, _ text: String, _ pipeline: ImagePipeline) async -> ImagePhase {
         let model = ImageLoadingModel(pipeline: pipeline, request: request)
         let phases = model.phases
+        // A source's loads run one after another, so a new event for it during this one is this one's.
+        let rememberedBefore = rememberedFailures(request.source.identity)
         model.load()
         var shownDetail = 0
         for await phase in phases {
@@ -74,7 +79,9 @@ struct LoadPlan: Sendable {
                 shownDetail = preview.detail
                 newPreview = true
             }
-            printLine(LoadLines.phase(phase, source: text, newPreview: newPreview))
+            var remembered = false
+            if case .failure = phase { remembered = rememberedFailures(request.source.identity) > rememberedBefore }
+            printLine(LoadLines.phase(phase, source: text, newPreview: newPreview, rememberedFailure: remembered))
             if phase.isTerminal { return phase }
         }
         // The stream ends early only when this task was cancelled: stop the model's attempt,

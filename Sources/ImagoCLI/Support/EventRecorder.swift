@@ -9,6 +9,11 @@ final class EventRecorder: Sendable {
 
     @Sendable func record(_ event: PipelineEvent) { recorded.withLock { $0.append(event) } }
 
+    /// The events of `kind` recorded so far for `key`.
+    func count(_ kind: PipelineEvent.Kind, key: String) -> Int {
+        recorded.withLock { events in events.count { $0.kind == kind && $0.key == key } }
+    }
+
     /// Waits (polling, at most `timeout`) until every fetch and decode that started has ended:
     /// after a cancel, that is when their temporary files have been removed. False on timeout.
     func waitUntilIdle(timeout: Duration) async -> Bool {

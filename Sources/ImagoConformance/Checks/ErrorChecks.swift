@@ -58,8 +58,10 @@ extension ConformanceCheck {
             try run.expect(diskEntries == 0, "partial bytes reached the disk cache: write it only after the whole body arrived and decoded")
             try run.expect(!inMemory, "a partial image reached the memory cache: insert only complete decodes")
         },
-        ConformanceCheck("ERR-4", "No negative caching: the next load() after a failure makes a new request.") { run in
+        ConformanceCheck("ERR-4", "No negative caching without freshness: the next load() after a failure makes a new request.") { run in
             let loader = try run.loader()
+            // A status fault sends no Cache-Control, Expires or Last-Modified: a failure with no
+            // freshness, which no loader may remember (a 404 or 410 with freshness may be).
             let source = run.route("flaky.png", Route(body: run.images.small.bytes, contentType: "image/png")
                 .failFirst(1, with: Faults(status: 503)))
             let (failed, _) = try await run.loadToEnd(loader, source, "first load (503)")

@@ -27,7 +27,7 @@ enum ImagoPhases {
         switch error {
         case .missingSource: .missingSource
         case .cancelled, .fetch(.cancelled), .decoding(.cancelled): .cancelled
-        case .fetch(.httpStatus(let code, _)): .httpStatus(code)
+        case .fetch(.httpStatus(let code, _, _)): .httpStatus(code)
         case .fetch(.emptyData), .decoding(.empty): .emptyData
         case .fetch(let fetchError): .transport(fetchError.description)
         case .decoding(let decodeError): .decoding(decodeError.kind)

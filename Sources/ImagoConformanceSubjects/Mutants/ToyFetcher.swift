@@ -37,7 +37,7 @@ struct CheckedFetcher: ToyFetcher {
             return .body(data, storable: !Self.forbidsStoring(result.head.headers["cache-control"]))
         } catch .cancelled {
             return .cancelled
-        } catch .httpStatus(let code, _) {
+        } catch .httpStatus(let code, _, _) {
             return .failed(.httpStatus(code), transient: FetchError.httpStatus(code).isTransient
                            || (code == 404 && bugs.contains(.notFoundRetried)))
         } catch .emptyData {

@@ -27,7 +27,7 @@ enum ResponseHeadJudge {
         if code == 304 { return .notModified(head) }
         guard (200...299).contains(code) else {
             let retryAfter = FetchError.isTransientStatus(code) ? RetryAfter.parse(headers.first(name: "Retry-After")) : nil
-            throw .httpStatus(code, retryAfter: retryAfter)
+            throw .httpStatus(code, retryAfter: retryAfter, head: head)   // the disk cache judges it
         }
         let encoding = try ContentDecoder.Encoding(headers[canonicalForm: "Content-Encoding"].map(String.init))
         // The limit is on the bytes kept. Without an encoding the wire length is that size, so

@@ -236,7 +236,7 @@ public final class ResumableDownload: Sendable, Hashable {
             switch outcome {
             case .success?:
                 state.partial = nil
-            case .failure(.httpStatus(416, _))? where state.askedOffset > 0:
+            case .failure(.httpStatus(416, _, _))? where state.askedOffset > 0:
                 state.partial = nil
                 state.restartWanted = true
             case .failure(let error)?:

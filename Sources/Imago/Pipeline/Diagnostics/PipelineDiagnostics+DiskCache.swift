@@ -8,6 +8,7 @@ extension PipelineDiagnostics {
         logger.trace("Disk cache lookup", metadata: {
             let decision = if lookup.hadEntry != true { "miss" }
                 else if lookup.fresh != nil { "fresh" }
+                else if lookup.rememberedFailure != nil { "rememberedFailure" }
                 else if lookup.staleRevalidating != nil { "staleWhileRevalidate" }
                 else if lookup.revalidating != nil { "revalidate" }
                 else { "refetch" }
@@ -21,6 +22,13 @@ extension PipelineDiagnostics {
         emit(.diskFresh, sourceKey)
         metrics?.cacheHits[.diskFresh]?.increment()
         logger.debug("Disk cache hit (fresh)", metadata: ["source": "\(sourceKey)"])
+    }
+
+    /// A fresh remembered failure (404 or 410) failed the load without a request.
+    func diskRepeatedFailure(_ sourceKey: String, status: Int) {
+        record { $0.diskRememberedFailures += 1 }
+        emit(.rememberedFailure, sourceKey)
+        logger.debug("Disk cache repeated a remembered failure", metadata: ["source": "\(sourceKey)", "status": "\(status)"])
     }
 
     /// A stale entry served the load, as `outcome` (`.staleRevalidating` or `.staleIfError`)

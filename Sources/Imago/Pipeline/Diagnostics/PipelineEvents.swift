@@ -18,6 +18,9 @@ public struct PipelineEvent: Sendable {
         case notStored
         /// A download to file completed by continuing a partial an earlier attempt kept (206).
         case resumed
+        /// The disk cache remembered a fresh 404 or 410 for the URL: the load failed with it
+        /// again, without a request (negative caching). Its key is the source identity.
+        case rememberedFailure
     }
     /// The request key (decode-stage events) or the source identity (fetch-stage events).
     public let key: String
@@ -58,7 +61,10 @@ public final class PipelineCounters: Sendable {
         /// Loads served by a stale entry the server allowed to serve (`stale-while-revalidate`,
         /// `stale-if-error`); not among `diskHits`.
         public var diskStaleHits = 0
-        /// Responses written to disk as new entries.
+        /// Loads that failed at once, without a request, because the disk cache remembered a
+        /// fresh 404 or 410 for the URL (negative caching); not among `diskHits`.
+        public var diskRememberedFailures = 0
+        /// Responses written to disk as new entries (a remembered 404 or 410 included).
         public var diskStores = 0
         /// Responses written to disk in place of an entry for the same URL.
         public var diskReplacements = 0

@@ -15,6 +15,9 @@ struct DiskLookup: Sendable {
     /// A stale entry within its `stale-if-error` window: it serves the load should the fetch
     /// end in an error that window covers (`HTTPCachePolicy.coversOrigin(failure:)`).
     var staleIfError: DiskCache.Entry?
+    /// The status of a fresh remembered failure (404 or 410): the load fails with it at once,
+    /// without a request (negative caching, `HTTPCachePolicy.repeatsFailure`).
+    var rememberedFailure: Int?
     /// Whether an entry for the source existed (nil: the request does not read the disk, or
     /// what it found is no longer known; the store then looks again).
     var hadEntry: Bool?
@@ -32,6 +35,14 @@ struct DiskLookup: Sendable {
 /// and response times, for the age of what is stored).
 struct Exchange: Sendable {
     let result: FetchResult
+    let requestedAt: Date
+    let receivedAt: Date
+}
+
+/// A transport fetch that failed, and when it ran, by the pipeline's clock: a failing status's
+/// head (`FetchError.httpStatus`'s) is judged for negative caching with these times.
+struct FailedExchange: Error {
+    let error: FetchError
     let requestedAt: Date
     let receivedAt: Date
 }

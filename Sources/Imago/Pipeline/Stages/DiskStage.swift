@@ -34,6 +34,15 @@ struct DiskStage: Sendable {
         defer { diagnostics.diskLookedUp(sourceKey, lookup) }
         guard let entry else { return lookup }
         let now = now()
+        if entry.metadata.failureStatus != nil {
+            // A remembered failure serves nothing but itself: fresh, it repeats; stale, or for
+            // other request headers, the URL is fetched again (and a 200 replaces it).
+            if policy.repeatsFailure(entry.metadata, storedAt: entry.storedAt,
+                                     requestHeaders: HTTPCachePolicy.sentRequestHeaders, now: now) {
+                lookup.rememberedFailure = entry.metadata.failureStatus
+            }
+            return lookup
+        }
         switch policy.use(entry.metadata, storedAt: entry.storedAt, requestHeaders: HTTPCachePolicy.sentRequestHeaders,
                           now: now) {
         case .fresh:

@@ -46,7 +46,7 @@ struct FetchStage: Sendable {
             let prepared = attempt, number = attempts
             let stopBody = body.stopper
             let queuedAt = diagnostics.now()
-            var outcome: Result<Exchange, FetchError>?
+            var outcome: Result<Exchange, FailedExchange>?
             if let slot = await admission.admit(source: sourceKey, origin: origin, mayMultiplex: mayMultiplex, priority: { shared.priority }) {
                 outcome = await withTaskCancellationHandler {
                     await transportFetch(prepared, sourceKey, attempt: number, queuedAt: queuedAt, shared, slot: slot,
@@ -60,22 +60,28 @@ struct FetchStage: Sendable {
             // The answer to a range request could not continue the partial (416, a 206 for
             // other bytes): it is dropped; start over at once without Range, a bounded number
             // of times (each needs a partial kept by an earlier failed attempt anyway).
-            if body.settle(after: outcome), restarts < 2 {
+            if body.settle(after: outcome.map { $0.mapError(\.error) }), restarts < 2 {
                 restarts += 1
                 continue
             }
             switch outcome {
-            case nil, .failure(.cancelled)?:
+            case nil:
+                return .failure(.cancelled)
+            case .failure(let failed)? where failed.error == .cancelled:
                 return .failure(.cancelled)
             case .success(let exchange)?:
                 if let output = await body.finish(exchange, lookup: lookup) { return output }
                 guard let unconditional = lookup.askingUnconditionally() else { return .failure(.fetch(.httpStatus(304))) }
                 lookup = unconditional
-            case .failure(let error)?:
+            case .failure(let failed)?:
                 body.endAttempt()   // nothing held through the back-off
-                switch await backOff(after: error, retries: &retries, attempt: attempts, sourceKey) {
+                switch await backOff(after: failed.error, retries: &retries, attempt: attempts, sourceKey) {
                 case .retry: continue
                 case .giveUp(let failure):
+                    // Only a final failure is judged: a retried one was not the server's last word.
+                    if case .fetch = failure {
+                        disk.remember(failed, sourceKey: sourceKey, writes: request.cachePolicy.writesDisk)
+                    }
                     body.giveUp(failure)
                     return .failure(failure)
                 }
@@ -95,7 +101,7 @@ struct FetchStage: Sendable {
         let decision = network.retryPolicy.decision(beforeRetry: retries + 1, after: error)
         guard case .retry(let wait) = decision else {
             diagnostics.notRetried(sourceKey, attempt: attempt, after: error, decision)
-            return .giveUp(.fetch(error))
+            return .giveUp(.fetch(error.withoutHead))
         }
         retries += 1
         diagnostics.retrying(sourceKey, attempt: attempt, after: error, delay: wait)
@@ -111,7 +117,7 @@ struct FetchStage: Sendable {
     /// network slot since `queuedAt` (nil when no one reads stage timings). The slot hears of the
     /// first byte, and the admission of the protocol `origin` answered with.
     private func transportFetch(_ request: FetchRequest, _ key: String, attempt: Int, queuedAt: ContinuousClock.Instant?,
-                                _ shared: SharedWork, slot: FetchSlot, origin: String) async -> Result<Exchange, FetchError> {
+                                _ shared: SharedWork, slot: FetchSlot, origin: String) async -> Result<Exchange, FailedExchange> {
         let report = diagnostics.fetchStarted(request, sourceKey: key, attempt: attempt, queuedAt: queuedAt)
         let firstByte = Mutex(false)
         let requestedAt = disk.now()
@@ -128,8 +134,9 @@ struct FetchStage: Sendable {
             diagnostics.fetchEnded(report, .success(result))
             return .success(Exchange(result: result, requestedAt: requestedAt, receivedAt: disk.now()))
         } catch {
+            if case .httpStatus(_, _, let head?) = error { admission.learn(origin: origin, httpVersion: head.httpVersion) }
             diagnostics.fetchEnded(report, .failure(error))
-            return .failure(error)
+            return .failure(FailedExchange(error: error, requestedAt: requestedAt, receivedAt: disk.now()))
         }
     }
 }

@@ -66,8 +66,14 @@ final class PhaseServer {
                           faults: Faults(gate: gate, headers: ["Cache-Control": CheckRun.cacheableForADay]))
         switch answers[source]?.first ?? .image {
         case .image: break
-        case .notFound: route.faults?.status = 404
-        case .unavailable: route.faults?.status = 503
+        // A failing status carries no freshness: a loader with a disk cache may remember a 404
+        // whose response gives it some (ERR-4), which this model does not predict.
+        case .notFound:
+            route.faults?.status = 404
+            route.faults?.headers = [:]
+        case .unavailable:
+            route.faults?.status = 503
+            route.faults?.headers = [:]
         // A few hundred bytes: a loader that resumes cut transfers (Range) would need more answers
         // than a sequence has to finish the image.
         case .truncated: route.faults?.closeAfterBytes = min(256, image.bytes.count / 4)
