@@ -4,12 +4,16 @@ import Imago
 import ImagoBench
 
 /// `imago bench`: runs the benchmark scenarios and writes `Reports/<UTC timestamp>/`
-/// (results.csv, report.md, SVG charts), re-pointing `Reports/latest` at it.
+/// (results.csv, samples.csv, report.md, SVG charts), re-pointing `Reports/latest` at it;
+/// `imago bench compare` compares two such runs.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run the benchmark scenarios and write a CSV/Markdown/SVG report.",
-        discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")).")
+        discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")). `imago bench compare BASE NEW` "
+            + "compares two runs.",
+        // Without a subcommand name `imago bench` runs the scenarios (its own run()).
+        subcommands: [BenchCompareCommand.self])
 
     @Option(name: .customLong("scenario"), help: "Run only this scenario (repeatable; default: all).")
     var scenarios: [String] = []
