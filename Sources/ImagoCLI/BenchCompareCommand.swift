@@ -25,10 +25,15 @@ struct BenchCompareCommand: ParsableCommand {
     @Option(help: "The relative threshold in percent for every metric (default: 5, MiB rows 15 with a 4 MiB floor kept).")
     var threshold: Double?
 
-    @Option(help: "Where comparison.md and comparison.html go (default: NEW's directory).")
-    var out: String?
+    @OptionGroup var output: BenchOutputOption
+
+    /// `imago bench`, to refuse its run options after `compare` rather than ignore them.
+    @ParentCommand var bench: BenchCommand
 
     func validate() throws {
+        if let given = bench.runOptionsGiven.first {
+            throw ValidationError("\(given) is an option of imago bench, not of imago bench compare")
+        }
         if let threshold, !(threshold >= 0 && threshold.isFinite) {
             throw ValidationError("--threshold must be a percentage of 0 or more")
         }
@@ -37,7 +42,7 @@ struct BenchCompareCommand: ParsableCommand {
     func run() throws {
         let comparison = RunComparison(base: try load(base), new: try load(new), threshold: threshold.map { $0 / 100 })
         ComparisonReport.lines(comparison).forEach { print($0) }
-        let directory = URL(fileURLWithPath: out ?? Self.directory(of: new), isDirectory: true)
+        let directory = URL(fileURLWithPath: output.out ?? Self.directory(of: new), isDirectory: true)
         let files = [("comparison.md", ComparisonReport.markdown(comparison, base: base, new: new)),
                      ("comparison.html", ComparisonReport.html(comparison, base: base, new: new))]
         do {

@@ -70,6 +70,21 @@ import Testing
         #expect(strict.status == 2, "4% is beyond 2%: \(strict.stdout)\(strict.stderr)")
     }
 
+    /// `bench`'s run options are refused after `compare` (not silently ignored), and `imago bench`
+    /// still takes them itself.
+    @Test func runOptionsBelongToBenchItself() throws {
+        let runs = Runs()
+        defer { runs.remove() }
+        let base = try runs.write("base", scale: 1)
+        let misplaced = try CommandRunner.run(["bench", "compare", base, base, "--quick"])
+        #expect(misplaced.status == 64)
+        #expect(misplaced.stderr.contains("--quick is an option of imago bench, not of imago bench compare"), "\(misplaced.stderr)")
+        let help = try CommandRunner.run(["bench", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--scenario") && help.stdout.contains("compare"), "\(help.stdout)")
+        let unknown = try CommandRunner.run(["bench", "--scenario", "nope"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("nope"), "\(unknown.stderr)")
+    }
+
     @Test func aRunWithoutSamplesIsOneLineAndExit66() throws {
         let runs = Runs()
         defer { runs.remove() }
