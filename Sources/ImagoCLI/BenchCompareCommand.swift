@@ -22,7 +22,8 @@ struct BenchCompareCommand: ParsableCommand {
     @Argument(help: "The new run: a run directory or its results.csv.")
     var new: String
 
-    @Option(help: "The relative threshold in percent for every metric (default: 5, MiB rows 15 with a 4 MiB floor kept).")
+    @Option(help: ArgumentHelp("The relative threshold in percent for every metric (default: 5, MiB rows 15 with a 4 MiB floor kept).",
+                               valueName: "PERCENT"))
     var threshold: Double?
 
     @OptionGroup var output: BenchOutputOption

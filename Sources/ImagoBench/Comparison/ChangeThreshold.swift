@@ -8,6 +8,7 @@ public struct ChangeThreshold: Sendable, Equatable {
     /// like a few MiB of resident memory, is not a change.
     public var absolute: Double
 
+    /// A threshold of `relative` (a fraction) with a floor of `absolute` in the row's unit (default 0).
     public init(relative: Double, absolute: Double = 0) {
         self.relative = relative
         self.absolute = absolute

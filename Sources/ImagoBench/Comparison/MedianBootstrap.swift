@@ -15,6 +15,7 @@ public struct MedianBootstrap: Sendable, Equatable {
     /// same in every run of the comparison (default 0x1A6A_60).
     public var seed: UInt64
 
+    /// A bootstrap of `resamples` resamples per side (at least 1) from `seed`.
     public init(resamples: Int = 10_000, seed: UInt64 = 0x1A6A_60) {
         self.resamples = resamples
         self.seed = seed

@@ -25,8 +25,11 @@ public struct RunComparison: Sendable, Equatable {
 
     /// One compared row.
     public struct Row: Sendable, Equatable {
+        /// Which row of both runs this is.
         public let key: RowKey
+        /// The unit of the medians (from NEW when measured there, else BASE).
         public let unit: String
+        /// Which way is better, deciding whether a change is better or worse.
         public let direction: MetricDirection
         /// The base and new medians (nil where not measured).
         public let baseMedian: Double?, newMedian: Double?
@@ -37,8 +40,9 @@ public struct RunComparison: Sendable, Equatable {
         /// The 95% interval of `change` (the bootstrap interval of the difference over the base
         /// median); nil without a verdict or when base is 0.
         public let interval: ClosedRange<Double>?
-        /// The relative threshold a change had to pass, for the reports.
+        /// The threshold a change had to pass (the row's default or the override).
         public let threshold: ChangeThreshold
+        /// What the comparison concluded for this row.
         public let verdict: Verdict
         /// Why a row was skipped, added or removed, from the runs' notes.
         public let note: String
@@ -49,6 +53,7 @@ public struct RunComparison: Sendable, Equatable {
     /// where a rank test (Mann–Whitney U) can first reach two-sided p < 0.01 (4 a side: 0.029).
     public static let minimumSamples = 5
 
+    /// BASE's rows in its order, then the rows only NEW has, in NEW's order.
     public let rows: [Row]
 
     /// Compares `new` with `base`; `threshold` overrides every row's default relative threshold

@@ -13,6 +13,7 @@ public enum RunReader {
         /// The file is there but is not what `imago bench` writes (EX_DATAERR: exit 65).
         case malformed(path: String, line: Int, reason: String)
 
+        /// One line naming the file (and line) and what is wrong, for standard error.
         public var description: String {
             switch self {
             case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
@@ -118,27 +119,5 @@ public enum RunReader {
             values[key, default: []].append(value)
         }
         return values
-    }
-}
-
-/// What matches a row across runs: the scenario, its parameters and the metric.
-public struct RowKey: Hashable, Sendable, CustomStringConvertible {
-    public let scenario: String
-    public let parameters: String
-    public let metric: String
-
-    /// The key of `result`.
-    public init(_ result: BenchResult) {
-        self.init(scenario: result.scenario, parameters: result.parameters, metric: result.metric)
-    }
-
-    public init(scenario: String, parameters: String, metric: String) {
-        self.scenario = scenario
-        self.parameters = parameters
-        self.metric = metric
-    }
-
-    public var description: String {
-        parameters.isEmpty ? "\(scenario) \(metric)" : "\(scenario) [\(parameters)] \(metric)"
     }
 }

@@ -13,6 +13,7 @@ public enum SamplesCSV {
     /// The columns, in order. `sample` counts from 1 in the order the samples were measured.
     public static let columns = ["scenario", "parameters", "metric", "sample", "value"]
 
+    /// The file's text for `results`: a header, then every measured row's samples in order.
     public static func csv(_ results: [BenchResult]) -> String {
         var lines = [columns.joined(separator: ",")]
         for result in results {
