@@ -125,7 +125,8 @@ let package = Package(
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .target(
             name: "ImagoBench",
-            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "CImagoTestCodecs", "ImagoTestServer"]),
+            // ImagoRandom: `imago bench compare`'s bootstrap is seeded, so a comparison repeats exactly.
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "CImagoTestCodecs", "ImagoTestServer", "ImagoRandom"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
@@ -187,7 +188,8 @@ let package = Package(
         // The benchmark harness's pure parts: statistics, CSV, baseline verdicts, traces, SVG.
         .testTarget(
             name: "ImagoBenchTests",
-            dependencies: ["ImagoBench", "ImagoCorpus", "ImagoTestSupport"]),
+            // ImagoRandom: seeded synthetic runs for the comparison's A/A and planted-change trials.
+            dependencies: ["ImagoBench", "ImagoCorpus", "ImagoTestSupport", "ImagoRandom"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -74,7 +74,7 @@ class CLI:
     def flags(self, subcommand):
         """The flags of `subcommand` (None: no such subcommand); '' is the top level."""
         if subcommand not in self.cache:
-            arguments = [self.executable] + ([subcommand] if subcommand else []) + ["--help"]
+            arguments = [self.executable] + subcommand.split() + ["--help"]
             result = subprocess.run(arguments, capture_output=True, text=True)
             # An unknown subcommand may still print the top level's help: its own usage names it.
             usage = re.search(r"USAGE: imago" + (" " + re.escape(subcommand) if subcommand else "") + r"(\s|$)",
@@ -107,6 +107,10 @@ def check(files, makefile, cli, ci_script, rules_source, rules_article):
             if not words or not re.match(r"^(--)?[a-z][a-z0-9-]*$", words[0]):
                 continue
             subcommand = "" if words[0].startswith("--") else words[0]
+            # A nested subcommand (`imago bench compare`) has flags of its own.
+            if subcommand and len(words) > 1 and re.match(r"^[a-z][a-z0-9-]*$", words[1]) \
+                    and cli.flags(f"{subcommand} {words[1]}") is not None:
+                subcommand = f"{subcommand} {words[1]}"
             flags = cli.flags(subcommand)
             checked_imago += 1
             if flags is None:

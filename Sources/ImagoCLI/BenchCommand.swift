@@ -4,12 +4,16 @@ import Imago
 import ImagoBench
 
 /// `imago bench`: runs the benchmark scenarios and writes `Reports/<UTC timestamp>/`
-/// (results.csv, report.md, SVG charts), re-pointing `Reports/latest` at it.
+/// (results.csv, samples.csv, report.md, SVG charts), re-pointing `Reports/latest` at it;
+/// `imago bench compare` compares two such runs.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run the benchmark scenarios and write a CSV/Markdown/SVG report.",
-        discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")).")
+        discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")). `imago bench compare BASE NEW` "
+            + "compares two runs.",
+        // Without a subcommand name `imago bench` runs the scenarios (its own run()).
+        subcommands: [BenchCompareCommand.self])
 
     @Option(name: .customLong("scenario"), help: "Run only this scenario (repeatable; default: all).")
     var scenarios: [String] = []
@@ -17,14 +21,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Fewer sizes and samples (about two minutes).")
     var quick = false
 
-    @Option(help: "Reports root; the run goes to DIR/<UTC timestamp>/ and DIR/latest points at it.")
-    var out = "Reports"
+    @OptionGroup var output: BenchOutputOption
 
     @Option(help: "Where generated inputs are cached (outside git).")
-    var inputs = ".bench-inputs"
+    var inputs = BenchCommand.defaultInputs
 
     @Option(help: "Python interpreter used for the Pillow peer.")
-    var python = "python3"
+    var python = BenchCommand.defaultPython
 
     func validate() throws {
         do { _ = try BenchScenarios.select(scenarios) } catch { throw ValidationError("\(error)") }
@@ -34,13 +37,32 @@ struct BenchCommand: AsyncParsableCommand {
         let context = BenchContext(quick: quick, inputsDirectory: inputs, executable: Self.executablePath,
                                    pillow: PillowPeer.locate(python: python), progress: ProgressReporter())
         let runner = BenchRunner(context: context, scenarios: try BenchScenarios.select(scenarios),
-                                 root: URL(fileURLWithPath: out, isDirectory: true))
+                                 root: URL(fileURLWithPath: output.out ?? "Reports", isDirectory: true))
         _ = try await runner.run()
     }
+
+    /// The options of a run that `imago bench compare` would otherwise accept and ignore (the
+    /// parent's options are parsed from the whole command line), named for its error.
+    var runOptionsGiven: [String] {
+        (scenarios.isEmpty ? [] : ["--scenario"]) + (quick ? ["--quick"] : [])
+            + (inputs == Self.defaultInputs ? [] : ["--inputs"]) + (python == Self.defaultPython ? [] : ["--python"])
+    }
+
+    static let defaultInputs = ".bench-inputs", defaultPython = "python3"
 
     static var executablePath: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
+}
+
+/// `--out`, shared by `imago bench` and `imago bench compare` as one option group: argument-parser
+/// parses a parent's options from the whole command line, so a `--out` of `compare`'s own would
+/// be taken by `bench`'s; shared, the one parsed value reaches both.
+struct BenchOutputOption: ParsableArguments {
+    @Option(help: ArgumentHelp("imago bench: the reports root, the run goes to DIR/<UTC timestamp>/ and DIR/latest "
+                               + "points at it (default: Reports). imago bench compare: where comparison.md and "
+                               + "comparison.html go (default: NEW's directory).", valueName: "DIR"))
+    var out: String?
 }
 
 /// `imago bench-child FILE`: one decode in this fresh process, printing its milliseconds.

@@ -24,8 +24,9 @@ public struct BaselineComparison: Sendable, Equatable {
 
     public let rows: [Row]
 
-    /// Exit statuses.
-    public static let exitWithin: Int32 = 0, exitRegression: Int32 = 2, exitImprovement: Int32 = 4
+    /// Exit statuses (``GateStatus``'s raw values).
+    public static let exitWithin = GateStatus.within.rawValue, exitRegression = GateStatus.regression.rawValue,
+                      exitImprovement = GateStatus.improvement.rawValue
 
     /// `measured` maps "scenario metric" pairs to bytes.
     public init(baseline: Baseline, measured: [MemoryGate.Measurement]) {
@@ -50,9 +51,8 @@ public struct BaselineComparison: Sendable, Equatable {
     }
 
     public var exitStatus: Int32 {
-        if rows.contains(where: { $0.verdict == .regression || $0.verdict == .missing }) { return Self.exitRegression }
-        if rows.contains(where: { $0.verdict == .improvement || $0.verdict == .new }) { return Self.exitImprovement }
-        return Self.exitWithin
+        GateStatus.combining(regressed: rows.contains { $0.verdict == .regression || $0.verdict == .missing },
+                             improved: rows.contains { $0.verdict == .improvement || $0.verdict == .new }).rawValue
     }
 
     /// One aligned line per row: scenario, metric, baseline, measured, allowed band, verdict.

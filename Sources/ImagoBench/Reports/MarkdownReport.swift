@@ -12,7 +12,7 @@ public enum MarkdownReport {
         out.append("")
         out.append("Run \(ISO8601DateFormatter().string(from: started)), \(quick ? "quick" : "full") mode, "
                    + "\(ProgressReporter.format(seconds: duration)); scenarios: \(scenarios.map(\.name).joined(separator: ", ")). "
-                   + "Raw rows: [results.csv](results.csv).")
+                   + "Raw rows: [results.csv](results.csv); every sample: [samples.csv](samples.csv).")
         out.append("")
         out.append(machine.markdown)
         out.append("| load average (1/5/15 min) | start \(loadAverages.start), end \(loadAverages.end) |")

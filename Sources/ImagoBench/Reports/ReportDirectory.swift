@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a run's files go: `<root>/<UTC timestamp>/` with results.csv, report.md and the SVG
+/// Where a run's files go: `<root>/<UTC timestamp>/` with results.csv, samples.csv, report.md and the SVG
 /// charts, and `<root>/latest` re-pointed at it.
 public enum ReportDirectory {
     /// "2025-01-31T14-05-09Z": sortable, and free of the colons some file systems refuse.

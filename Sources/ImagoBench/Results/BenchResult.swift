@@ -18,6 +18,9 @@ public struct BenchResult: Sendable, Equatable {
     public let direction: MetricDirection
     /// Nil when skipped.
     public let statistics: SampleStatistics?
+    /// Every sample, in the order measured (empty when skipped): written to `samples.csv` so a
+    /// later `imago bench compare` can test whether a change is more than noise.
+    public let samples: [Double]
     /// Why there is no measurement (nil when measured).
     public let skipped: String?
 
@@ -29,6 +32,7 @@ public struct BenchResult: Sendable, Equatable {
         self.unit = unit
         self.direction = direction
         self.statistics = SampleStatistics(samples)
+        self.samples = samples
         self.skipped = statistics == nil ? "no samples" : nil
     }
 
@@ -40,6 +44,7 @@ public struct BenchResult: Sendable, Equatable {
         self.unit = unit
         self.direction = direction
         self.statistics = nil
+        self.samples = []
         self.skipped = reason
     }
 

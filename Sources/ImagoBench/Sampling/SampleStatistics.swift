@@ -10,15 +10,18 @@ public struct SampleStatistics: Sendable, Equatable {
     public init?(_ samples: [Double]) {
         guard !samples.isEmpty else { return nil }
         let sorted = samples.sorted()
-        func rank(_ p: Double) -> Double {
-            let index = Int((p * Double(sorted.count)).rounded(.up)) - 1
-            return sorted[Swift.min(Swift.max(index, 0), sorted.count - 1)]
-        }
+        func rank(_ p: Double) -> Double { sorted[Self.rankIndex(p, count: sorted.count)] }
         count = sorted.count
         min = sorted[0]
         p50 = rank(0.50)
         p90 = rank(0.90)
         p99 = rank(0.99)
         max = sorted[sorted.count - 1]
+    }
+
+    /// The index of the nearest-rank `p` percentile in `count` sorted samples (`count` > 0):
+    /// the median of 15 is the 8th, of 4 the 2nd.
+    public static func rankIndex(_ p: Double, count: Int) -> Int {
+        Swift.min(Swift.max(Int((p * Double(count)).rounded(.up)) - 1, 0), count - 1)
     }
 }

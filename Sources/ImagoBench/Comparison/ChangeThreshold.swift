@@ -1,0 +1,39 @@
+/// How far a median must move before `imago bench compare` calls it better or worse, on top of
+/// the change being outside the noise (its confidence interval excluding zero): the larger of a
+/// relative part and an absolute floor.
+public struct ChangeThreshold: Sendable, Equatable {
+    /// The fraction of the base median (0.05: 5%).
+    public var relative: Double
+    /// A floor in the row's own unit (0: none), so a small absolute wobble of a small figure,
+    /// like a few MiB of resident memory, is not a change.
+    public var absolute: Double
+
+    /// A threshold of `relative` (a fraction) with a floor of `absolute` in the row's unit (default 0).
+    public init(relative: Double, absolute: Double = 0) {
+        self.relative = relative
+        self.absolute = absolute
+    }
+
+    /// Times, rates, counts and ratios: 5%, no floor. Below that, run-to-run drift of a shared
+    /// machine (frequency scaling, other processes) moves medians of whole runs even when the
+    /// bootstrap interval, which only sees the noise within a run, excludes zero.
+    public static let timing = ChangeThreshold(relative: 0.05)
+
+    /// Memory in MiB: the memory gate's own tolerance (``Baseline/Tolerance``'s defaults,
+    /// 15% with a 4 MiB floor), so `bench compare` and `bench-check` agree on what a memory
+    /// change is.
+    public static let memory: ChangeThreshold = {
+        let tolerance = Baseline.Tolerance()
+        return ChangeThreshold(relative: tolerance.relative, absolute: Double(tolerance.absoluteBytes) / 1_048_576)
+    }()
+
+    /// The default for a row measured in `unit`: ``memory`` for "MiB", else ``timing``.
+    public static func `default`(unit: String) -> ChangeThreshold {
+        unit == "MiB" ? memory : timing
+    }
+
+    /// The smallest change of the median that counts, from a base median of `base`.
+    public func allowance(base: Double) -> Double {
+        max(relative * abs(base), absolute)
+    }
+}

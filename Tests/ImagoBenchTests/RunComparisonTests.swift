@@ -1,0 +1,93 @@
+import Testing
+@testable import ImagoBench
+
+/// Matching rows across runs, the verdicts without enough data, and the exit statuses.
+@Suite struct RunComparisonTests {
+    private func measured(_ metric: String, _ samples: [Double], scenario: String = "decode",
+                          direction: MetricDirection = .lowerIsBetter) -> BenchResult {
+        BenchResult(scenario: scenario, parameters: "size=12MP", metric: metric, unit: "ms", direction: direction, samples: samples)
+    }
+
+    private func skipped(_ metric: String, _ reason: String) -> BenchResult {
+        BenchResult(scenario: "decode", parameters: "size=12MP", metric: metric, unit: "ms", direction: .lowerIsBetter,
+                    skipped: reason)
+    }
+
+    private let steady: [Double] = [100, 101, 99, 100, 102, 98, 100]
+
+    @Test func rowsOnOneSideAreListedAndSkippedRowsStaySkipped() {
+        let base = [measured("kept", steady), measured("gone", steady), skipped("both", "no Pillow"),
+                    measured("now-skipped", steady), skipped("now-measured", "no nginx")]
+        let new = [measured("fresh", steady), skipped("both", "no Pillow"), skipped("now-skipped", "no nginx"),
+                   measured("now-measured", steady), measured("kept", steady)]
+        let comparison = RunComparison(base: base, new: new)
+        let verdicts = Dictionary(uniqueKeysWithValues: comparison.rows.map { ($0.key.metric, $0.verdict) })
+        #expect(comparison.rows.map(\.key.metric) == ["kept", "gone", "both", "now-skipped", "now-measured", "fresh"])
+        #expect(verdicts == ["kept": .withinNoise, "gone": .removed, "both": .skipped, "now-skipped": .removed,
+                             "now-measured": .added, "fresh": .added])
+        let notes = Dictionary(uniqueKeysWithValues: comparison.rows.map { ($0.key.metric, $0.note) })
+        #expect(notes["gone"] == "not in NEW")
+        #expect(notes["now-skipped"] == "skipped in NEW: no nginx")
+        #expect(notes["now-measured"] == "skipped in BASE: no nginx")
+        #expect(notes["both"] == "no Pillow")
+        #expect(comparison.status == .regression)   // a removed figure, like bench-check's missing one
+    }
+
+    @Test func anAddedRowAloneIsAnImprovementStatus() {
+        let comparison = RunComparison(base: [measured("kept", steady)], new: [measured("kept", steady), measured("fresh", steady)])
+        #expect(comparison.status == .improvement)
+    }
+
+    @Test(arguments: [1, 4]) func fewerThanFiveSamplesGetNoVerdict(count: Int) {
+        let comparison = RunComparison(base: [measured("t", Array(repeating: 100, count: count))],
+                                       new: [measured("t", Array(repeating: 200, count: count))])
+        #expect(comparison.rows[0].verdict == .tooFewSamples)
+        #expect(comparison.rows[0].change == 1)   // still shown
+        #expect(comparison.rows[0].interval == nil)
+        #expect(comparison.status == .within)
+    }
+
+    @Test func fiveSamplesAreEnoughForAVerdict() {
+        let comparison = RunComparison(base: [measured("t", Array(repeating: 100, count: 5))],
+                                       new: [measured("t", Array(repeating: 200, count: 5))])
+        #expect(comparison.rows[0].verdict == .worse)
+    }
+
+    /// Identical constant samples (a count that did not move): an interval of exactly 0, no change.
+    @Test func identicalConstantsAreWithinNoise() {
+        let counts = Array(repeating: 12.0, count: 6)
+        let row = RunComparison(base: [measured("requests", counts)], new: [measured("requests", counts)]).rows[0]
+        #expect(row.verdict == .withinNoise)
+        #expect(row.interval == 0...0)
+    }
+
+    /// From a median of 0 (no OOM kills) any clear change counts; the relative change is undefined.
+    @Test func aChangeFromZeroHasNoPercentButAVerdict() {
+        let row = RunComparison(base: [measured("oom-kills", Array(repeating: 0, count: 6))],
+                                new: [measured("oom-kills", Array(repeating: 2, count: 6))]).rows[0]
+        #expect(row.change == nil && row.interval == nil)
+        #expect(row.verdict == .worse)
+    }
+
+    @Test func theThresholdOverrideApplies() {
+        let base = measured("t", [100, 100.5, 99.5, 100, 100.2, 99.8]), new = measured("t", [103, 103.5, 102.5, 103, 103.2, 102.8])
+        #expect(RunComparison(base: [base], new: [new]).rows[0].verdict == .withinNoise)   // +3% < 5%
+        #expect(RunComparison(base: [base], new: [new], threshold: 0.02).rows[0].verdict == .worse)
+        #expect(RunComparison(base: [base], new: [new], threshold: 0.02).rows[0].threshold.relative == 0.02)
+    }
+
+    @Test func reportsNameEveryRowAndTheHTMLIsSelfContained() {
+        let comparison = RunComparison(base: [measured("a<b", steady), skipped("s", "x & y")],
+                                       new: [measured("a<b", steady.map { $0 * 1.2 }), skipped("s", "x & y")])
+        let lines = ComparisonReport.lines(comparison)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("WORSE"))
+        #expect(lines.last == "bench compare: 1 worse, 1 skipped: a regression (exit 2)")
+        let markdown = ComparisonReport.markdown(comparison, base: "Reports/a", new: "Reports/b")
+        #expect(markdown.split(separator: "\n").filter { $0.hasPrefix("| decode") }.count == 2)
+        let html = ComparisonReport.html(comparison, base: "Reports/a", new: "Reports/b")
+        #expect(html.contains("<td>a&lt;b</td>") && html.contains("x &amp; y"))
+        #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://") && !html.contains("src="))
+        #expect(html.contains("<tr class=\"worse\">"))
+    }
+}
