@@ -30,10 +30,17 @@ public enum RunReader {
         }
     }
 
-    /// The run at `path`: a run directory, or its `results.csv` (then `samples.csv` is read from
-    /// the same directory). Rows keep the order of `results.csv`.
+    /// The run at `path`: a run directory, its `results.csv` (then `samples.csv` is read from
+    /// the same directory), or a reports root (`--out` of `imago bench`, default `Reports`),
+    /// whose `latest` run is read. Rows keep the order of `results.csv`.
     public static func load(_ path: String) throws(ReadError) -> [BenchResult] {
         var isDirectory: ObjCBool = false
+        var path = path
+        let latest = URL(fileURLWithPath: path).appendingPathComponent("latest").path
+        if !FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent("results.csv").path),
+           FileManager.default.fileExists(atPath: latest) {
+            path = latest
+        }
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         let directory = exists && isDirectory.boolValue ? URL(fileURLWithPath: path, isDirectory: true)
             : URL(fileURLWithPath: path).deletingLastPathComponent()
