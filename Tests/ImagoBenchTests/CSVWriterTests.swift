@@ -6,8 +6,8 @@ final class CSVWriterTests: XCTestCase {
         let row = BenchResult(scenario: "decode", parameters: "format=png size=12MP", metric: "throughput",
                               unit: "MP/s", direction: .higherIsBetter, samples: [10, 20, 30])
         let lines = CSVWriter.csv([row]).split(separator: "\n", omittingEmptySubsequences: false)
-        XCTAssertEqual(lines[0], "scenario,parameters,metric,unit,direction,min,p50,p90,p99,max,samples,note")
-        XCTAssertEqual(lines[1], "decode,format=png size=12MP,throughput,MP/s,higher is better,10,20,30,30,30,3,")
+        XCTAssertEqual(lines[0], "scenario,parameters,metric,unit,direction,min,p25,p50,p75,p90,p99,max,samples,note")
+        XCTAssertEqual(lines[1], "decode,format=png size=12MP,throughput,MP/s,higher is better,10,10,20,30,30,30,30,3,")
         XCTAssertEqual(lines.count, 3)   // trailing newline
         XCTAssertEqual(lines[2], "")
     }
@@ -16,7 +16,7 @@ final class CSVWriterTests: XCTestCase {
         let row = BenchResult(scenario: "decode", parameters: "p", metric: "m", unit: "ms",
                               direction: .lowerIsBetter, skipped: "Pillow is not importable")
         XCTAssertEqual(CSVWriter.csv([row]).split(separator: "\n")[1],
-                       "decode,p,m,ms,lower is better,,,,,,0,skipped: Pillow is not importable")
+                       "decode,p,m,ms,lower is better,,,,,,,,0,skipped: Pillow is not importable")
     }
 
     func testFieldsWithCommasQuotesAndNewlinesAreQuoted() {

@@ -29,8 +29,9 @@ final class ReportWritingTests: XCTestCase {
         ])
         let lines = table.split(separator: "\n")
         XCTAssertEqual(lines.count, 4)
-        XCTAssertEqual(lines[2], "| level=memory-hit | load-to-success | µs | lower | 0.500 | 0.700 | 2.00 | 2.00 | 2.00 | 3 |")
+        XCTAssertEqual(lines[2], "| level=memory-hit | load-to-success | µs | lower | 0.500 | 0.700 | 0.500–2.00 | 2.00 | 2.00 | 2.00 | 3 |")
         XCTAssertTrue(lines[3].contains("skipped: a / b"))   // a pipe would break the table
+        XCTAssertEqual(lines[3].split(separator: "|", omittingEmptySubsequences: false).count, 13, "as many cells as the header")
     }
 
     func testScenarioSelection() throws {

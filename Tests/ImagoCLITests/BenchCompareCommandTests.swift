@@ -21,9 +21,9 @@ import Testing
             let values = BenchCompareCommandTests.samples.map { $0 * scale }
             let sorted = values.sorted()
             let results = """
-                scenario,parameters,metric,unit,direction,min,p50,p90,p99,max,samples,note
-                decode,size=12MP,decode-time,ms,lower is better,\(sorted[0]),\(sorted[3]),\(sorted[7]),\(sorted[7]),\(sorted[7]),8,
-                feed,rtt=50ms,time-to-all,ms,lower is better,,,,,,0,skipped: nginx not installed
+                scenario,parameters,metric,unit,direction,min,p25,p50,p75,p90,p99,max,samples,note
+                decode,size=12MP,decode-time,ms,lower is better,\(sorted[0]),\(sorted[1]),\(sorted[3]),\(sorted[5]),\(sorted[7]),\(sorted[7]),\(sorted[7]),8,
+                feed,rtt=50ms,time-to-all,ms,lower is better,,,,,,,,0,skipped: nginx not installed
 
                 """
             try results.write(to: run.appendingPathComponent("results.csv"), atomically: true, encoding: .utf8)

@@ -64,8 +64,9 @@ public enum RunReader {
             guard let direction = MetricDirection(rawValue: fields[4]) else {
                 throw malformed("direction \"\(fields[4])\" is neither \"lower is better\" nor \"higher is better\"")
             }
-            guard let count = Int(fields[10]), count >= 0 else { throw malformed("sample count \"\(fields[10])\" is not a number") }
-            let note = fields[11]
+            let countField = fields[Self.samplesColumn]
+            guard let count = Int(countField), count >= 0 else { throw malformed("sample count \"\(countField)\" is not a number") }
+            let note = fields[Self.noteColumn]
             if count == 0 {
                 let reason = note.hasPrefix("skipped: ") ? String(note.dropFirst("skipped: ".count)) : note
                 results.append(BenchResult(scenario: key.scenario, parameters: key.parameters, metric: key.metric,
@@ -85,6 +86,10 @@ public enum RunReader {
         }
         return results
     }
+
+    /// Where `results.csv` keeps the sample count and the note (`CSVWriter.columns`).
+    private static let samplesColumn = CSVWriter.columns.firstIndex(of: "samples")!
+    private static let noteColumn = CSVWriter.columns.firstIndex(of: "note")!
 
     private static func read(_ path: String) throws(ReadError) -> String {
         guard let data = FileManager.default.contents(atPath: path) else {

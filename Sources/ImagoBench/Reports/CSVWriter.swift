@@ -4,13 +4,13 @@ import Foundation
 public enum CSVWriter {
     /// The columns, in order. `note` is empty for measured rows and says why for skipped ones.
     public static let columns = ["scenario", "parameters", "metric", "unit", "direction",
-                                 "min", "p50", "p90", "p99", "max", "samples", "note"]
+                                 "min", "p25", "p50", "p75", "p90", "p99", "max", "samples", "note"]
 
     public static func csv(_ results: [BenchResult]) -> String {
         var lines = [columns.joined(separator: ",")]
         for result in results {
             let stats = result.statistics
-            let numbers = [stats?.min, stats?.p50, stats?.p90, stats?.p99, stats?.max].map { $0.map(number) ?? "" }
+            let numbers = [stats?.min, stats?.p25, stats?.p50, stats?.p75, stats?.p90, stats?.p99, stats?.max].map { $0.map(number) ?? "" }
             let fields = [result.scenario, result.parameters, result.metric, result.unit, result.direction.rawValue]
                 + numbers + [String(stats?.count ?? 0), result.skipped.map { "skipped: \($0)" } ?? ""]
             lines.append(fields.map(quote).joined(separator: ","))

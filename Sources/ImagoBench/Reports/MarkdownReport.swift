@@ -66,17 +66,17 @@ public enum MarkdownReport {
     /// A generic table: parameters, metric, unit, percentiles and sample count.
     public static func table(_ rows: [BenchResult]) -> String {
         guard !rows.isEmpty else { return "No rows (the scenario failed or was not run)." }
-        var lines = ["| parameters | metric | unit | better | min | p50 | p90 | p99 | max | n |",
-                     "|---|---|---|---|---|---|---|---|---|---|"]
+        var lines = ["| parameters | metric | unit | better | min | p50 | p25–p75 | p90 | p99 | max | n |",
+                     "|---|---|---|---|---|---|---|---|---|---|---|"]
         for row in rows {
             let direction = row.direction == .lowerIsBetter ? "lower" : "higher"
             if let s = row.statistics {
-                let cells = [s.min, s.p50, s.p90, s.p99, s.max].map(cell)
+                let cells = [cell(s.min), cell(s.p50), cell(s.p25) + "–" + cell(s.p75), cell(s.p90), cell(s.p99), cell(s.max)]
                 lines.append("| \(row.parameters) | \(row.metric) | \(row.unit) | \(direction) | "
                              + cells.joined(separator: " | ") + " | \(s.count) |")
             } else {
                 lines.append("| \(row.parameters) | \(row.metric) | \(row.unit) | \(direction) | skipped: "
-                             + (row.skipped ?? "").replacingOccurrences(of: "|", with: "/") + " | | | | | 0 |")
+                             + (row.skipped ?? "").replacingOccurrences(of: "|", with: "/") + " | | | | | | 0 |")
             }
         }
         return lines.joined(separator: "\n")

@@ -2,7 +2,12 @@
 public struct SampleStatistics: Sendable, Equatable {
     public let count: Int
     public let min: Double
+    /// The lower quartile: with ``p75``, where the middle half of the samples lie (a spread that
+    /// one outlier does not move, unlike min–max or ±σ).
+    public let p25: Double
     public let p50: Double
+    /// The upper quartile.
+    public let p75: Double
     public let p90: Double
     public let p99: Double
     public let max: Double
@@ -13,7 +18,9 @@ public struct SampleStatistics: Sendable, Equatable {
         func rank(_ p: Double) -> Double { sorted[Self.rankIndex(p, count: sorted.count)] }
         count = sorted.count
         min = sorted[0]
+        p25 = rank(0.25)
         p50 = rank(0.50)
+        p75 = rank(0.75)
         p90 = rank(0.90)
         p99 = rank(0.99)
         max = sorted[sorted.count - 1]
