@@ -17,6 +17,10 @@ public enum MarkdownReport {
         out.append(machine.markdown)
         out.append("| load average (1/5/15 min) | start \(loadAverages.start), end \(loadAverages.end) |")
         out.append("")
+        if let noise = RunNoise.reason(start: loadAverages.start, end: loadAverages.end, cores: machine.cores) {
+            out.append("**A noisy run:** \(noise). Its numbers vary more than a quiet run's; compare them with care.")
+            out.append("")
+        }
         out.append("## Summary")
         out.append("")
         out.append(ReportSummary.markdown(results))
