@@ -67,10 +67,6 @@ public final class AsyncHTTPClientTransport: ImageTransport {
         if first { try await client.shutdown() }
     }
 
-    /// Fetches `request`, taking the body into memory, a file or the request's consumer chunk by
-    /// chunk as it arrives, under the request's exact idle timeout and the configuration's
-    /// `totalTimeout`. Throws `.transport` after ``shutdown()`` and `.cancelled` when the calling
-    /// task is cancelled (no download file is left behind).
     /// True for an https URL when ``Configuration/httpVersion`` is ``HTTPVersionPolicy/automatic``:
     /// the server may take HTTP/2 by ALPN. Should it speak HTTP/1.1 only, the first fetches wait
     /// in AsyncHTTPClient's queue for one of its connections (at most
@@ -79,6 +75,10 @@ public final class AsyncHTTPClientTransport: ImageTransport {
         configuration.httpVersion == .automatic && url.scheme?.lowercased() == "https"
     }
 
+    /// Fetches `request`, taking the body into memory, a file or the request's consumer chunk by
+    /// chunk as it arrives, under the request's exact idle timeout and the configuration's
+    /// `totalTimeout`. Throws `.transport` after ``shutdown()`` and `.cancelled` when the calling
+    /// task is cancelled (no download file is left behind).
     public func fetch(_ request: FetchRequest,
                       progress: @escaping @Sendable (FetchProgress) -> Void) async throws(FetchError) -> FetchResult {
         let httpRequest = try RequestBuilder.make(request)   // a bad URL fails before any I/O
