@@ -29,7 +29,7 @@ enum FetchErrorMapping {
             }
             return .transport(client.description)
         }
-        return .transport(describe(error))
+        return .transport(describe(error, origin: url.map(TLSFailureReason.origin)))
     }
 
     /// An error while the body streamed: a Content-Length not reached is a truncation whatever
@@ -48,12 +48,19 @@ enum FetchErrorMapping {
         Task.isCancelled ? .cancelled : .transport("the HTTP client ended the request (it was shut down)")
     }
 
-    /// The underlying errors of a failed connect (one per address tried), or the error itself.
-    private static func describe(_ error: any Error) -> String {
+    /// The underlying errors of a failed connect (one per address tried), a system error as
+    /// the system words it with the server it concerned (`Connection refused (127.0.0.1:9)`:
+    /// NIO's own description, `connection reset (error set): Connection refused (errno: 111)`,
+    /// names a reset that did not happen), or the error itself.
+    static func describe(_ error: any Error, origin: String? = nil) -> String {
         if let connect = error as? NIOConnectionError {
-            let attempts = connect.connectionErrors.map { "\($0.target): \($0.error)" }
+            let attempts = connect.connectionErrors.map { "\($0.target): \(describe($0.error))" }
             return "cannot connect to \(connect.host):\(connect.port)"
                 + (attempts.isEmpty ? "" : " (\(attempts.joined(separator: "; ")))")
+        }
+        if let system = error as? IOError {
+            let reason = String(cString: strerror(system.errnoCode))
+            return origin.map { "\(reason) (\($0))" } ?? reason
         }
         return "\(error)"
     }
