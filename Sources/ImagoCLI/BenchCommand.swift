@@ -23,7 +23,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Where generated inputs are cached (outside git).")
     var inputs = ".bench-inputs"
 
-    @Option(help: "Python interpreter used for the Pillow peer.")
+    @Option(help: "Python interpreter the peers (Pillow, libvips, OpenCV, simplejpeg, libspng) run in (default python3).")
     var python = "python3"
 
     func validate() throws {
@@ -32,7 +32,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = BenchContext(quick: quick, inputsDirectory: inputs, executable: Self.executablePath,
-                                   pillow: PillowPeer.locate(python: python), progress: ProgressReporter())
+                                   peers: PeerStatus.locateAll(python: python), progress: ProgressReporter())
         let runner = BenchRunner(context: context, scenarios: try BenchScenarios.select(scenarios),
                                  root: URL(fileURLWithPath: out, isDirectory: true))
         _ = try await runner.run()
