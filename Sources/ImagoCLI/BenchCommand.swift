@@ -31,6 +31,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A peer's warm interpreter that dies (a crash in its library) must cost that peer's rows
+        // (the write to its stdin fails with EPIPE and the rows say so), not the whole run.
+        signal(SIGPIPE, SIG_IGN)
         let context = BenchContext(quick: quick, inputsDirectory: inputs, executable: Self.executablePath,
                                    peers: PeerStatus.locateAll(python: python), progress: ProgressReporter())
         let runner = BenchRunner(context: context, scenarios: try BenchScenarios.select(scenarios),

@@ -1,7 +1,12 @@
 /// An image family as the peers see it: the part of a bench input's kind before the dash
 /// ("jpeg-progressive" → `.jpeg`).
 public enum PeerFormat: String, CaseIterable, Sendable {
-    case jpeg, png, webp
+    /// JPEG (baseline and progressive).
+    case jpeg
+    /// PNG.
+    case png
+    /// WebP (lossy and lossless).
+    case webp
 
     /// The family of a bench input kind such as "png-rgb8"; nil for a kind of no known family.
     public init?(kind: String) {

@@ -1,6 +1,7 @@
 /// The peers `imago bench` compares Imago with, in report order (`make peers` installs them
 /// from PyPI at pinned versions; a peer that is not importable gets "skipped" rows).
 public enum DecodePeers {
+    /// Every peer, in the order the report's columns show them.
     public static let all: [DecodePeer] = [pillow, libvips, opencv, simplejpeg, libspng]
 
     /// The peer called `name` (a result row's `decoder`), if any.
@@ -45,7 +46,7 @@ public enum DecodePeers {
             """,
         thumbnailMethods: [.jpeg: .downsampledDecode, .png: .fullDecodeResize, .webp: .downsampledDecode],
         environment: ["VIPS_CONCURRENCY": "1"],
-        note: "VIPS_CONCURRENCY=1, operation cache off; thumbnails by `Image.thumbnail` (shrink-on-load for JPEG and WebP)")
+        note: "VIPS_CONCURRENCY=1, operation cache off, thumbnails by Image.thumbnail with shrink-on-load for JPEG and WebP")
 
     /// OpenCV: `imread` then `cvtColor` to RGBA. Its thumbnails ask `imread` for an eighth
     /// (`IMREAD_REDUCED_COLOR_8`, the largest reduction; the scenario's inputs are ≥ 12 MP, so
@@ -68,7 +69,7 @@ public enum DecodePeers {
             """,
         thumbnailMethods: [.jpeg: .downsampledDecode, .png: .fullDecodeResize, .webp: .fullDecodeResize],
         environment: [:],
-        note: "setNumThreads(1); thumbnails by IMREAD_REDUCED_COLOR_8 (scaled decode for JPEG only) then INTER_AREA")
+        note: "setNumThreads(1), thumbnails by IMREAD_REDUCED_COLOR_8, a scaled decode for JPEG only, then INTER_AREA")
 
     /// simplejpeg (libjpeg-turbo's TurboJPEG API), JPEG only. Its thumbnail is its scaled decode
     /// (`min_width`/`min_height` pick the largest DCT scale that stays ≥ 256 px): it has no resize,
@@ -91,14 +92,14 @@ public enum DecodePeers {
             """,
         thumbnailMethods: [.jpeg: .downsampledDecode],
         environment: [:],
-        note: "thumbnail = scaled decode only (≥ 256 px, no final resize)")
+        note: "JPEG only, its thumbnail is its scaled decode at ≥ 256 px with no final resize")
 
     /// libspng through imagecodecs, PNG only. `spng_decode` returns the file's own channels, so an
     /// RGB PNG gets its alpha added by a copy into a new RGBA array (one 4-byte-per-pixel write
     /// of the whole image, part of the time).
     public static let libspng = DecodePeer(
         name: "libspng", title: "libspng", module: "imagecodecs",
-        versionExpression: "imagecodecs.spng_version() + ' (imagecodecs ' + imagecodecs.__version__ + ')'",
+        versionExpression: "imagecodecs.spng_version().split()[-1] + ' (imagecodecs ' + imagecodecs.__version__ + ')'",
         formats: [.png],
         setup: "import imagecodecs\nimport numpy",
         decode: """
@@ -112,5 +113,5 @@ public enum DecodePeers {
             """,
         thumbnail: nil, thumbnailMethods: [:],
         environment: [:],
-        note: "RGB output copied into RGBA with numpy (part of the time)")
+        note: "PNG only, RGB output copied into RGBA with numpy, part of the time")
 }

@@ -3,6 +3,7 @@ import Foundation
 /// A peer whose module imports in this machine's Python: what it reports as its version, and
 /// the ways of timing it, each in interpreters of its own.
 public struct InstalledPeer: Sendable {
+    /// Which peer this is.
     public let peer: DecodePeer
     /// The interpreter it runs in (default "python3", `imago bench --python`).
     public let python: String
@@ -36,16 +37,20 @@ public struct InstalledPeer: Sendable {
 
 /// Why a peer has no numbers: not importable, or its interpreter failed.
 public struct PeerUnavailable: Error, Sendable, CustomStringConvertible {
+    /// What is missing or what failed, e.g. "simplejpeg not installed (python3 cannot import simplejpeg; run make peers)".
     public let reason: String
+    /// The reason, as the report and the skipped rows print it.
     public var description: String { reason }
 }
 
 /// One peer as `imago bench` found it on this machine.
 public struct PeerStatus: Sendable {
+    /// The peer looked up.
     public let peer: DecodePeer
     /// The peer ready to run, or why it cannot (e.g. "libvips not installed").
     public let installed: Result<InstalledPeer, PeerUnavailable>
 
+    /// A status as found (`locate`) or as a test states it.
     public init(peer: DecodePeer, installed: Result<InstalledPeer, PeerUnavailable>) {
         self.peer = peer
         self.installed = installed

@@ -15,6 +15,7 @@ public enum DecodeTable {
         ("c-direct", "fresh", "C fresh"),
     ]
 
+    /// Both tables, then a note on the reuse pool and the peers, then the skipped rows with their reasons.
     public static func markdown(_ results: [BenchResult]) -> String {
         let decode = results.filter { $0.scenario == "decode" }
         let peers = peerNames(decode)
@@ -47,7 +48,7 @@ public enum DecodeTable {
         let pool = PixelMemory.retainedByteLimit >> 20
         let note = "Imago fresh takes its pages from PixelMemory's reuse pool (retainedByteLimit, \(pool) MiB in this run): "
             + "an image whose RGBA is larger (40 MP is 160 MB) gets fresh pages on every decode, so compare it with C fresh. "
-            + "Peers: " + DecodePeers.all.map { "\($0.title) (\($0.note))" }.joined(separator: "; ") + "."
+            + "Peers: " + DecodePeers.all.map { "\($0.title): \($0.note)" }.joined(separator: "; ") + "."
         return (lines + ["", note] + (skipped.isEmpty ? [] : [""] + skipped.sorted())).joined(separator: "\n")
     }
 

@@ -6,7 +6,9 @@ import Foundation
 public enum PeerComparison {
     /// The fastest measured peer: its `decoder` name and median.
     public struct Fastest: Sendable, Equatable {
+        /// The peer's `decoder` name (the thumbnail rows' `method`), e.g. "libvips".
         public let peer: String
+        /// Its median: MP/s for decode rows, ms for thumbnail rows.
         public let value: Double
     }
 

@@ -2,6 +2,7 @@
 /// Imago's two methods and of each peer (with the peer's path: downsampled decode or full
 /// decode + resize), "—" where a peer makes no thumbnail of that format.
 public enum ThumbnailTable {
+    /// The table, then the skipped rows with their reasons.
     public static func markdown(_ results: [BenchResult]) -> String {
         let rows = results.filter { $0.scenario == "thumbnails" && $0.metric == "time" }
         let methods = ReportCharts.orderedKeys(rows) { $0.parameter("method") ?? "" }
