@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_SCRATCH := .build-release
 RELEASE_BIN := $(RELEASE_SCRATCH)/release/imago
 
-.PHONY: deps build test bench bench-quick pillow corpus release conform conform-repeat
+.PHONY: deps build test bench bench-quick corpus release conform conform-repeat
 
 # Installs the codec libraries' development packages and nginx when any is missing
 # (idempotent, silent when all are there). nginx's postinst starts the system service on port 80
@@ -75,19 +75,36 @@ docs:
 release: deps
 	swift build -c release --product imago --scratch-path $(RELEASE_SCRATCH)
 
-# Pillow is the peer the decode benchmark compares against; without it those rows say "skipped".
+# The peers the decode and thumbnail benchmarks compare Imago with, pinned (manylinux wheels for
+# CPython 3.11 on x86_64): Pillow, libvips (pyvips with its bundled libvips, pyvips-binary),
+# OpenCV, simplejpeg and libspng (through imagecodecs). Each is installed on its own, so one that
+# fails prints one line and the bench goes on with that peer's rows "skipped: not installed";
+# one already at its pinned version is left alone. Not needed by `make test` or CI.
 PILLOW_VERSION := 13.0.0
-pillow:
-	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet "pillow==$(PILLOW_VERSION)" \
-	  || echo "make pillow: Pillow could not be installed; its bench rows will be skipped"
+PYVIPS_VERSION := 3.2.0
+PYVIPS_BINARY_VERSION := 8.18.7
+OPENCV_VERSION := 5.0.0.93
+SIMPLEJPEG_VERSION := 1.9.0
+IMAGECODECS_VERSION := 2026.3.6
+PEER_REQUIREMENTS := pillow:pillow==$(PILLOW_VERSION) \
+  libvips:pyvips-binary==$(PYVIPS_BINARY_VERSION)+pyvips==$(PYVIPS_VERSION) \
+  opencv:opencv-python-headless==$(OPENCV_VERSION) simplejpeg:simplejpeg==$(SIMPLEJPEG_VERSION) \
+  libspng:imagecodecs==$(IMAGECODECS_VERSION)
+.PHONY: peers
+peers:
+	@for entry in $(PEER_REQUIREMENTS); do \
+	  peer=$${entry%%:*}; packages=$$(echo $${entry#*:} | tr + ' '); \
+	  python3 -m pip install --quiet --disable-pip-version-check $$packages >/dev/null 2>&1 \
+	    || echo "make peers: $$peer ($$packages) could not be installed; its bench rows will be skipped"; \
+	done
 
 # The benchmark harness (issue 5): every scenario, written to Reports/<UTC timestamp>/
 # (results.csv, report.md, SVG charts) with Reports/latest pointing at it. Full run about
 # 15 minutes on 2 cores; bench-quick about 2 minutes.
-bench: release pillow
+bench: release peers
 	$(RELEASE_BIN) bench --out Reports
 
-bench-quick: release pillow
+bench-quick: release peers
 	$(RELEASE_BIN) bench --quick --out Reports
 
 # The memory-regression gate CI runs: memory scenarios in fresh processes against the

@@ -26,7 +26,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Where generated inputs are cached (outside git).")
     var inputs = BenchCommand.defaultInputs
 
-    @Option(help: "Python interpreter used for the Pillow peer.")
+    @Option(help: "Python interpreter the peers (Pillow, libvips, OpenCV, simplejpeg, libspng) run in.")
     var python = BenchCommand.defaultPython
 
     func validate() throws {
@@ -34,8 +34,11 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A peer's warm interpreter that dies (a crash in its library) must cost that peer's rows
+        // (the write to its stdin fails with EPIPE and the rows say so), not the whole run.
+        signal(SIGPIPE, SIG_IGN)
         let context = BenchContext(quick: quick, inputsDirectory: inputs, executable: Self.executablePath,
-                                   pillow: PillowPeer.locate(python: python), progress: ProgressReporter())
+                                   peers: PeerStatus.locateAll(python: python), progress: ProgressReporter())
         let runner = BenchRunner(context: context, scenarios: try BenchScenarios.select(scenarios),
                                  root: URL(fileURLWithPath: output.out ?? "Reports", isDirectory: true))
         _ = try await runner.run()

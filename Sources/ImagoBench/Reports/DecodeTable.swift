@@ -1,51 +1,83 @@
 import Imago
 
-/// The decode scenario as one Markdown table: a row per input, MP/s at the median per decoder
-/// and state, and Imago's ratios against the bare C call and Pillow in the same state (Imago
-/// fresh is a new buffer per decode with the reuse pool warm, so it pairs with C warm; Imago
-/// fresh pages has the pool off, so it pairs with C into a new malloc'd buffer).
+/// The decode scenario as two Markdown tables, a row per input and MP/s at the median:
+/// - warm: Imago and the bare C call in both allocator states, each peer's warm loop, and
+///   Imago's ratios against C in the same state (Imago fresh is a new buffer per decode with
+///   the reuse pool warm, so it pairs with C warm; Imago fresh pages has the pool off, so it
+///   pairs with C into a new malloc'd buffer) and against the fastest peer;
+/// - cold process: the first decode in a fresh process, Imago's and each peer's.
+/// A peer that does not decode a format shows "—"; one that was not measured, "skipped".
 public enum DecodeTable {
-    static let columns: [(decoder: String, state: String, title: String)] = [
+    static let ownColumns: [(decoder: String, state: String, title: String)] = [
         ("imago", "fresh", "Imago fresh"),
         ("c-direct", "warm", "C warm"),
         ("imago", "fresh-pages", "Imago fresh pages"),
         ("c-direct", "fresh", "C fresh"),
-        ("imago", "cold-process", "Imago cold process"),
-        ("pillow", "cold-process", "Pillow cold process"),
-        ("pillow", "warm-loop", "Pillow warm loop"),
     ]
 
+    /// Both tables, then a note on the reuse pool and the peers, then the skipped rows with their reasons.
     public static func markdown(_ results: [BenchResult]) -> String {
         let decode = results.filter { $0.scenario == "decode" }
-        var lines = ["| input | size | " + columns.map(\.title).joined(separator: " | ")
-                     + " | Imago/C warm | Imago/C fresh pages | Imago cold/Pillow cold | Imago fresh/Pillow warm |"]
-        lines.append("|" + String(repeating: "---|", count: columns.count + 6))
-        var order: [String] = []
-        for result in decode {
-            let key = "\(result.parameter("format") ?? "") \(result.parameter("size") ?? "")"
-            if !order.contains(key) { order.append(key) }
-        }
-        for key in order {
-            let parts = key.split(separator: " ").map(String.init)
-            guard parts.count == 2 else { continue }
+        let peers = peerNames(decode)
+        let inputs = ReportCharts.orderedKeys(decode) { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }
+            .map { $0.split(separator: " ").map(String.init) }.filter { $0.count == 2 }
+        let warmColumns = ownColumns + peers.map { ($0, "warm-loop", PeerComparison.title($0) + " warm loop") }
+        let coldColumns = [("imago", "cold-process", "Imago cold process")]
+            + peers.map { ($0, "cold-process", PeerComparison.title($0) + " cold process") }
+        var lines = header(warmColumns.map(\.title) + ["Imago/C warm", "Imago/C fresh pages", "Imago fresh/fastest peer warm"])
+        for input in inputs {
             let rate = { (decoder: String, state: String) in
-                DecodeGoals.rate(decode, format: parts[0], size: parts[1], decoder: decoder, state: state)
+                DecodeGoals.rate(decode, format: input[0], size: input[1], decoder: decoder, state: state)
             }
-            let cells = columns.map { rate($0.decoder, $0.state).map { format($0) } ?? "skipped" }
-            let ratios = [(rate("imago", "fresh"), rate("c-direct", "warm")),
-                          (rate("imago", "fresh-pages"), rate("c-direct", "fresh")),
-                          (rate("imago", "cold-process"), rate("pillow", "cold-process")),
-                          (rate("imago", "fresh"), rate("pillow", "warm-loop"))]
-                .map { pair in pair.0.flatMap { a in pair.1.map { b in format(a / b, digits: 2) + "×" } } ?? "n/a" }
-            lines.append("| \(parts[0]) | \(parts[1]) | " + (cells + ratios).joined(separator: " | ") + " |")
+            let fastest = PeerComparison.fastestDecode(decode, format: input[0], size: input[1])
+            let ratios = [ratio(rate("imago", "fresh"), rate("c-direct", "warm")),
+                          ratio(rate("imago", "fresh-pages"), rate("c-direct", "fresh")),
+                          ratio(rate("imago", "fresh"), fastest?.value) + (fastest.map { " (\(PeerComparison.title($0.peer)))" } ?? "")]
+            lines.append(row(input, warmColumns.map { cell(decode, input, $0.decoder, $0.state) } + ratios))
+        }
+        lines += [""] + header(coldColumns.map(\.2) + ["Imago cold/fastest peer cold"])
+        for input in inputs {
+            let fastest = PeerComparison.fastestDecode(decode, format: input[0], size: input[1], state: "cold-process")
+            let imago = DecodeGoals.rate(decode, format: input[0], size: input[1], decoder: "imago", state: "cold-process")
+            let last = ratio(imago, fastest?.value) + (fastest.map { " (\(PeerComparison.title($0.peer)))" } ?? "")
+            lines.append(row(input, coldColumns.map { cell(decode, input, $0.0, $0.1) } + [last]))
         }
         let skipped = Set(decode.compactMap { row in
             row.skipped.map { "- \(row.parameter("decoder") ?? "") \(row.parameter("state") ?? "") on \(row.parameter("format") ?? ""): skipped (\($0))" }
         })
         let pool = PixelMemory.retainedByteLimit >> 20
         let note = "Imago fresh takes its pages from PixelMemory's reuse pool (retainedByteLimit, \(pool) MiB in this run): "
-            + "an image whose RGBA is larger (40 MP is 160 MB) gets fresh pages on every decode, so compare it with C fresh."
+            + "an image whose RGBA is larger (40 MP is 160 MB) gets fresh pages on every decode, so compare it with C fresh. "
+            + "Peers: " + DecodePeers.all.map { "\($0.title): \($0.note)" }.joined(separator: "; ") + "."
         return (lines + ["", note] + (skipped.isEmpty ? [] : [""] + skipped.sorted())).joined(separator: "\n")
+    }
+
+    /// The peers with rows, in `DecodePeers.all` order, then any other decoder in row order.
+    static func peerNames(_ rows: [BenchResult]) -> [String] {
+        let present = ReportCharts.orderedKeys(rows) { $0.parameter("decoder") ?? "" }
+            .filter { !PeerComparison.ownDecoders.contains($0) && !$0.isEmpty }
+        let known = DecodePeers.all.map(\.name).filter(present.contains)
+        return known + present.filter { !known.contains($0) }
+    }
+
+    static func cell(_ rows: [BenchResult], _ input: [String], _ decoder: String, _ state: String) -> String {
+        guard let row = rows.first(where: {
+            $0.parameter("format") == input[0] && $0.parameter("size") == input[1]
+                && $0.parameter("decoder") == decoder && $0.parameter("state") == state
+        }) else { return "—" }
+        return row.p50.map { format($0) } ?? "skipped"
+    }
+
+    static func ratio(_ a: Double?, _ b: Double?) -> String {
+        a.flatMap { a in b.map { b in format(a / b, digits: 2) + "×" } } ?? "n/a"
+    }
+
+    static func header(_ titles: [String]) -> [String] {
+        ["| input | size | " + titles.joined(separator: " | ") + " |", "|" + String(repeating: "---|", count: titles.count + 2)]
+    }
+
+    static func row(_ input: [String], _ cells: [String]) -> String {
+        "| \(input[0]) | \(input[1]) | " + cells.joined(separator: " | ") + " |"
     }
 
     static func format(_ value: Double, digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }

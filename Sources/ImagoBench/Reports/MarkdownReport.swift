@@ -4,9 +4,10 @@ import Foundation
 /// the SVG charts linked where their scenario ran.
 public enum MarkdownReport {
     /// - Parameter loadAverages: /proc/loadavg at the start and the end of the run.
+    /// - Parameter peers: the decode peers as this run found them (default none: no peers line).
     public static func markdown(results: [BenchResult], machine: MachineInfo, scenarios: [any BenchScenario],
                                 quick: Bool, started: Date, duration: Double, loadAverages: (start: String, end: String),
-                                charts: [(file: String, title: String, svg: String)]) -> String {
+                                charts: [(file: String, title: String, svg: String)], peers: [PeerStatus] = []) -> String {
         var out: [String] = []
         out.append("# Imago benchmark report")
         out.append("")
@@ -16,6 +17,7 @@ public enum MarkdownReport {
         out.append("")
         out.append(machine.markdown)
         out.append("| load average (1/5/15 min) | start \(loadAverages.start), end \(loadAverages.end) |")
+        if !peers.isEmpty { out.append("| peers | " + peerVersions(peers) + " |") }
         out.append("")
         if let noise = RunNoise.reason(start: loadAverages.start, end: loadAverages.end, cores: machine.cores) {
             out.append("**A noisy run:** \(noise). Its numbers vary more than a quiet run's; compare them with care.")
@@ -56,6 +58,14 @@ public enum MarkdownReport {
                 out.append("All decode rows with percentiles:")
                 out.append("")
             }
+            if scenario.name == "thumbnails" {
+                out.append("Median ms (lower is better):")
+                out.append("")
+                out.append(ThumbnailTable.markdown(rows))
+                out.append("")
+                out.append("All thumbnail rows:")
+                out.append("")
+            }
             if scenario.name == "pressure" {
                 out.append(PressureTable.markdown(rows))
                 out.append("")
@@ -65,6 +75,16 @@ public enum MarkdownReport {
             out.append(table(rows))
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// "Pillow 13.0.0, libvips not installed, …": each peer's version as its module reports it.
+    static func peerVersions(_ peers: [PeerStatus]) -> String {
+        peers.map { status in
+            switch status.installed {
+            case .success(let peer): "\(status.peer.title) \(peer.version)"
+            case .failure: "\(status.peer.title) not installed"
+            }
+        }.joined(separator: ", ")
     }
 
     /// A generic table: parameters, metric, unit, percentiles and sample count.

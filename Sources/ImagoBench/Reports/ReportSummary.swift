@@ -4,7 +4,7 @@ import Foundation
 /// each computed from the run's medians (a scenario that did not run says nothing).
 public enum ReportSummary {
     public static func rows(_ results: [BenchResult]) -> [(question: String, answer: String)] {
-        [decode(results), thumbnails(results), fetch(results), cache(results), cancellation(results),
+        [decode(results), decodePeers(results), thumbnails(results), thumbnailPeers(results), fetch(results), cache(results), cancellation(results),
          coalescing(results), throughput(results), pressure(results), proxyTier(results), feed(results)].compactMap { $0 }
     }
 
@@ -32,6 +32,21 @@ public enum ReportSummary {
                 + (c.map { String(format: ", wrapper %+.1f%% vs C warm)", ($0 / imago - 1) * 100) } ?? ")")
         }
         return ("Which codec path, how fast? (\(at))", parts.joined(separator: "; "))
+    }
+
+    /// Imago (fresh, warm) against the fastest peer's warm loop per format, at the goal size.
+    static func decodePeers(_ results: [BenchResult]) -> (String, String)? {
+        let rows = results.filter { $0.scenario == "decode" }
+        guard let size = rows.first?.parameter("size") else { return nil }
+        let at = rows.contains { $0.parameter("size") == GoalCheck.goalSize } ? GoalCheck.goalSize : size
+        let parts = PeerComparison.decodeSummary(rows, size: at)
+        return parts.isEmpty ? nil : ("Decode: Imago against the fastest peer, warm (\(at))", parts.joined(separator: "; "))
+    }
+
+    /// Imago's downsampled decode against the quickest peer thumbnail per input.
+    static func thumbnailPeers(_ results: [BenchResult]) -> (String, String)? {
+        let parts = PeerComparison.thumbnailSummary(results)
+        return parts.isEmpty ? nil : ("Thumbnail: Imago against the fastest peer", parts.joined(separator: "; "))
     }
 
     static func thumbnails(_ results: [BenchResult]) -> (String, String)? {

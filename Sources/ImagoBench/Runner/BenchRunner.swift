@@ -38,7 +38,8 @@ public struct BenchRunner {
         let charts = ReportCharts.charts(results)
         let report = MarkdownReport.markdown(results: results, machine: .current(), scenarios: scenarios,
                                              quick: context.quick, started: started, duration: duration,
-                                             loadAverages: (startLoad, MachineInfo.loadAverage()), charts: charts)
+                                             loadAverages: (startLoad, MachineInfo.loadAverage()), charts: charts,
+                                             peers: context.peers)
         let files = [("results.csv", CSVWriter.csv(results)), (SamplesCSV.fileName, SamplesCSV.csv(results)),
                      ("report.md", report)] + charts.map { ($0.file, $0.svg) }
         let directory = try ReportDirectory.write(root: root, started: started, files: files)

@@ -9,17 +9,17 @@ public struct BenchContext: Sendable {
     public let inputsDirectory: String
     /// This executable, re-run for fresh-process samples.
     public let executable: String
-    /// The Pillow peer, or why it is unavailable.
-    public let pillow: Result<PillowPeer, PeerUnavailable>
+    /// The decode and thumbnail peers (`DecodePeers.all`), each installed or why not.
+    public let peers: [PeerStatus]
     /// Scenario progress (TTY line or plain log lines).
     public let progress: ProgressReporter
 
     public init(quick: Bool, inputsDirectory: String, executable: String,
-                pillow: Result<PillowPeer, PeerUnavailable>, progress: ProgressReporter) {
+                peers: [PeerStatus], progress: ProgressReporter) {
         self.quick = quick
         self.inputsDirectory = inputsDirectory
         self.executable = executable
-        self.pillow = pillow
+        self.peers = peers
         self.progress = progress
     }
 

@@ -2,7 +2,8 @@ import ImagoCorpus
 
 /// Scenario 2: a 256-px thumbnail from a large photo, decoded downsampled (the codec scales
 /// while decoding) or decoded at full size and then resized: time, and peak memory measured
-/// in a fresh process per method.
+/// in a fresh process per method; beside them each peer's own thumbnail path, timed in its
+/// warm interpreter.
 public struct ThumbnailScenario: BenchScenario {
     public let name = "thumbnails"
     public let question = "What does a 256-px thumbnail cost when the codec downsamples while decoding, against a full decode plus resize?"
@@ -43,13 +44,15 @@ public struct ThumbnailScenario: BenchScenario {
 
     private func measure(_ input: BenchInput, _ context: BenchContext) -> [BenchResult] {
         let methods = MemoryProbe.ThumbnailMethod.allCases
-        let variants = methods.map { method in
+        var variants = methods.map { method in
             InterleavedSampler.Variant(method.rawValue) {
                 try measureMilliseconds {
                     _ = try Thumbnailer.make(file: input.path, maxPixelSize: Self.maxPixelSize, method: method)
                 }
             }
         }
+        let peers = PeerThumbnails(input: input, peers: context.peers)
+        variants += peers.variants
         let timings = InterleavedSampler(plan: Self.plan(quick: context.quick)).run(variants) { _ in
             context.progress.advance()
         }
@@ -68,6 +71,7 @@ public struct ThumbnailScenario: BenchScenario {
             }
             results += MemoryRows.rows(scenario: name, parameters: parameters, memory)
         }
+        results += peers.rows(scenario: name, timings: timings, thumbnail: "\(Self.maxPixelSize)px")
         let fast = results.first { $0.metric == "time" && $0.parameter("method") == methods[0].rawValue }?.p50
         context.progress.log("\(input.kind) \(input.sizeLabel): downsampled decode "
                              + (fast.map { String(format: "%.1f ms", $0) } ?? "skipped"))

@@ -31,10 +31,10 @@ public struct BenchInput: Sendable {
 /// between the same allocator states:
 /// - warm: Imago as a user gets it (a new `PixelBuffer` per decode, whose pages come from
 ///   `PixelMemory`'s reuse pool once warmed up), the C library into one reused buffer, and
-///   Pillow's warm loop;
+///   each peer's warm loop (an interpreter of its own per peer);
 /// - fresh pages: Imago with the reuse pool off (`PixelMemory.retainedByteLimit = 0`) and the
 ///   C library into a newly malloc'd buffer each time;
-/// - cold process: Imago's and Pillow's first decode in new processes, alternating.
+/// - cold process: Imago's and each peer's first decode in new processes, alternating.
 public struct DecodeBenchmark {
     /// Warm-up, sample counts and time floor of the in-process variants.
     public var plan: SamplingPlan
@@ -42,22 +42,23 @@ public struct DecodeBenchmark {
     public var coldProcesses: Int
     /// This executable, re-run with `bench-child` for cold-process samples.
     public var executable: String
-    public var pillow: Result<PillowPeer, PeerUnavailable>
+    /// The peers, installed or not (default none); each gets rows only for the formats it decodes.
+    public var peers: [PeerStatus]
 
-    public init(plan: SamplingPlan, coldProcesses: Int = 5, executable: String,
-                pillow: Result<PillowPeer, PeerUnavailable>) {
+    public init(plan: SamplingPlan, coldProcesses: Int = 5, executable: String, peers: [PeerStatus] = []) {
         self.plan = plan
         self.coldProcesses = coldProcesses
         self.executable = executable
-        self.pillow = pillow
+        self.peers = peers
     }
 
-    /// The (decoder, state) variants in report order.
-    public static let variants: [(decoder: String, state: String)] = [
-        ("imago", "fresh"), ("c-direct", "warm"), ("pillow", "warm-loop"),
-        ("imago", "fresh-pages"), ("c-direct", "fresh"),
-        ("imago", "cold-process"), ("pillow", "cold-process"),
-    ]
+    /// The (decoder, state) variants for an input of `kind`, in report order.
+    public func variants(kind: String) -> [(decoder: String, state: String)] {
+        let names = peers.map(\.peer).filter { $0.decodes(kind: kind) }.map(\.name)
+        return [("imago", "fresh"), ("c-direct", "warm")] + names.map { ($0, "warm-loop") }
+            + [("imago", "fresh-pages"), ("c-direct", "fresh"), ("imago", "cold-process")]
+            + names.map { ($0, "cold-process") }
+    }
 
     /// Measures `input`; `afterRound` is told each finished round (for progress).
     public func run(_ input: BenchInput, afterRound: () -> Void) throws -> [BenchResult] {
@@ -76,33 +77,34 @@ public struct DecodeBenchmark {
                 return try measureMilliseconds { try referenceDecode(input, data, buffer) }
             },
         ]
+        var cold: [InterleavedSampler.Variant] = [
+            .init("imago cold-process") { try ChildProcess.firstDecodeMilliseconds(executable: executable, file: input.path) },
+        ]
         var skipped: [String: String] = [:]
-        switch pillow {
-        case .success(let peer):
-            do {
-                let session = try peer.warmSession()   // lives as long as its variant's closure
-                warm.append(.init("pillow warm-loop") { try session.decodeMilliseconds(file: input.path) })
-            } catch {
-                skipped["pillow warm-loop"] = "\(error)"
+        for status in peers where status.peer.decodes(kind: input.kind) {
+            let name = status.peer.name
+            switch status.installed {
+            case .success(let peer):
+                do {
+                    let session = try peer.warmSession(.decode)   // lives as long as its variant's closure
+                    warm.append(.init("\(name) warm-loop") { try session.milliseconds(file: input.path) })
+                } catch {
+                    skipped["\(name) warm-loop"] = "\(error)"
+                }
+                cold.append(.init("\(name) cold-process") { try peer.coldSamples(.decode, file: input.path, processes: 1)[0] })
+            case .failure(let unavailable):
+                skipped["\(name) warm-loop"] = unavailable.reason
+                skipped["\(name) cold-process"] = unavailable.reason
             }
-        case .failure(let unavailable):
-            skipped["pillow warm-loop"] = unavailable.reason
-            skipped["pillow cold-process"] = unavailable.reason
         }
         var outcomes = InterleavedSampler(plan: plan).run(warm) { _ in afterRound() }
         let retained = PixelMemory.retainedByteLimit
         PixelMemory.retainedByteLimit = 0
         outcomes.merge(InterleavedSampler(plan: plan).run(freshPages) { _ in afterRound() }) { first, _ in first }
         PixelMemory.retainedByteLimit = retained
-        var cold: [InterleavedSampler.Variant] = [
-            .init("imago cold-process") { try ChildProcess.firstDecodeMilliseconds(executable: executable, file: input.path) },
-        ]
-        if case .success(let peer) = pillow {
-            cold.append(.init("pillow cold-process") { try peer.coldSamples(file: input.path, processes: 1)[0] })
-        }
         let coldPlan = SamplingPlan(warmUp: 0, minSamples: coldProcesses, maxSamples: coldProcesses, minSeconds: 0)
         outcomes.merge(InterleavedSampler(plan: coldPlan).run(cold) { _ in afterRound() }) { first, _ in first }
-        return Self.variants.map { variant in
+        return variants(kind: input.kind).map { variant in
             let name = "\(variant.decoder) \(variant.state)"
             let parameters = Parameters.make(["format": input.kind, "size": input.sizeLabel,
                                               "decoder": variant.decoder, "state": variant.state])

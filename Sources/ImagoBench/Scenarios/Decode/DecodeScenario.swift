@@ -1,10 +1,10 @@
 import ImagoCorpus
 
 /// Scenario 1: decode throughput (MP/s) per format and size, Imago against the bare C call
-/// and Pillow, warm and in a cold process.
+/// and the peers (`DecodePeers.all`), warm and in a cold process.
 public struct DecodeScenario: BenchScenario {
     public let name = "decode"
-    public let question = "How fast does each codec path decode, what does Imago's wrapper cost over the bare C call, and how does it compare with Pillow?"
+    public let question = "How fast does each codec path decode, what does Imago's wrapper cost over the bare C call, and how does it compare with Pillow, libvips, OpenCV, simplejpeg and libspng?"
 
     public init() {}
 
@@ -29,7 +29,7 @@ public struct DecodeScenario: BenchScenario {
     public func run(_ context: BenchContext) async throws -> [BenchResult] {
         let benchmark = DecodeBenchmark(plan: Self.plan(quick: context.quick),
                                         coldProcesses: Self.coldProcesses(quick: context.quick),
-                                        executable: context.executable, pillow: context.pillow)
+                                        executable: context.executable, peers: context.peers)
         var results: [BenchResult] = []
         for megapixels in Self.sizes(quick: context.quick) {
             for format in LargeInputs.Format.allCases {

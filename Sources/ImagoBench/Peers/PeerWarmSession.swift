@@ -1,17 +1,20 @@
 import Foundation
 
-/// One long-lived Python interpreter that decodes a file with Pillow each time it is asked,
-/// so Pillow's warm-loop samples can be interleaved round-robin with Imago's instead of being
+/// One long-lived interpreter that runs a peer's snippet on a file each time it is asked, so
+/// the peer's warm-loop samples can be interleaved round-robin with Imago's instead of being
 /// taken in one block. The time is measured inside Python (pipe round trips excluded).
-final class PillowWarmSession {
+final class PeerWarmSession {
+    private let title: String
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private var pending = Data()
 
-    init(python: String) throws {
+    init(peer: DecodePeer, python: String, script: String) throws {
+        title = peer.title
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, "-c", Self.script]
+        process.arguments = [python, "-c", script]
+        process.environment = ProcessInfo.processInfo.environment.merging(peer.environment) { _, peer in peer }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -23,11 +26,11 @@ final class PillowWarmSession {
         process.waitUntilExit()
     }
 
-    /// Milliseconds Pillow took to decode `file` to RGBA once.
-    func decodeMilliseconds(file: String) throws -> Double {
+    /// Milliseconds the peer took on `file` once.
+    func milliseconds(file: String) throws -> Double {
         try input.fileHandleForWriting.write(contentsOf: Data((file + "\n").utf8))
         let line = try readLine()
-        guard let ms = Double(line) else { throw PeerUnavailable(reason: "Pillow answered \(line)") }
+        guard let ms = Double(line) else { throw PeerUnavailable(reason: "\(title) answered \(line)") }
         return ms
     }
 
@@ -39,22 +42,8 @@ final class PillowWarmSession {
                 return line
             }
             let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw PeerUnavailable(reason: "Pillow's interpreter exited") }
+            if chunk.isEmpty { throw PeerUnavailable(reason: "\(title)'s interpreter exited") }
             pending.append(chunk)
         }
     }
-
-    private static let script = """
-        import sys, time
-        from PIL import Image
-        for line in sys.stdin:
-            path = line.rstrip("\\n")
-            try:
-                t = time.perf_counter()
-                im = Image.open(path).convert("RGBA")
-                im.load()
-                print((time.perf_counter() - t) * 1000.0, flush=True)
-            except Exception as e:
-                print("error " + str(e).replace("\\n", " "), flush=True)
-        """
 }
