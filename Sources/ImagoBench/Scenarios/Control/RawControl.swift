@@ -47,7 +47,8 @@ public struct RawControl: Sendable {
                 next += 1
             }
             while next < min(max(1, concurrency), urls.count) { startNext() }
-            while let (index, image) = try await group.next() {
+            while let finished = try await group.next() {
+                let (index, image) = finished
                 sizes[index] = (image.metadata.width, image.metadata.height)
                 if next < urls.count { startNext() }
             }
