@@ -1,4 +1,5 @@
 import Foundation
+import ImagoTestSupport
 import Testing
 @testable import ImagoBench
 
@@ -74,31 +75,21 @@ struct HTMLReportTests {
     /// no console error. CI does not install Chromium (it would cost minutes), so there it is skipped.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
                    "needs /usr/bin/chromium (Debian's chromium package; not installed in CI)"))
-    func rendersInHeadlessChromium() async throws {
+    func rendersInHeadlessChromium() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-html-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appendingPathComponent("report.html")
         try Self.page().write(to: page, atomically: true, encoding: .utf8)
         let screenshot = directory.appendingPathComponent("report.png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
-                             "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
-                             "--screenshot=\(screenshot.path)", "--window-size=1300,3000", page.absoluteString]
-        // A file, not a pipe: Chromium logs plenty, and a full pipe would stall it before it exits.
-        let logFile = directory.appendingPathComponent("chromium.log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let stderr = try FileHandle(forWritingTo: logFile)
-        defer { try? stderr.close() }
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        let log = try String(contentsOf: logFile, encoding: .utf8)
-        #expect(status == 0, "chromium exited \(status): \(log)")
+        // The shared runner: both pipes drained, killed after the timeout, so a hung browser fails the test.
+        let run = try ChildProcessRunner.run(URL(fileURLWithPath: "/usr/bin/chromium"), [
+            "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+            "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
+            "--screenshot=\(screenshot.path)", "--window-size=1300,3000", page.absoluteString,
+        ], timeout: .seconds(60))
+        let log = run.stderr
+        #expect(run.status == 0 && !run.timedOut, "chromium exited \(run.status): \(log)")
         let consoleErrors = log.split(separator: "\n").filter { $0.contains("CONSOLE") || $0.contains("Uncaught") }
         #expect(consoleErrors.isEmpty, "console: \(consoleErrors.joined(separator: "\n"))")
         let size = try FileManager.default.attributesOfItem(atPath: screenshot.path)[.size] as? Int ?? 0
