@@ -32,7 +32,13 @@ public enum ReportCharts {
         let measured = results.filter { $0.scenario == scenario && $0.statistics != nil }
         guard let first = measured.first else { return nil }
         let rows = measured.filter { $0.metric == first.metric && $0.unit == first.unit }
-        let groups = rows.map { SVGBarChart.Group(label: $0.parameters.isEmpty ? "(all)" : $0.parameters, bars: [("p50", $0.p50)]) }
+        // Labels keep only what differs between the bars: the chart's 230-pixel label column cuts the rest.
+        let tokens = rows.map { $0.parameters.split(separator: " ").map(String.init) }
+        let shared = Set(tokens.first ?? []).filter { token in tokens.allSatisfy { $0.contains(token) } }
+        let groups = zip(rows, tokens).map { row, words in
+            let label = words.filter { rows.count == 1 || !shared.contains($0) }.joined(separator: " ")
+            return SVGBarChart.Group(label: label.isEmpty ? "(all)" : label, bars: [("p50", row.p50)])
+        }
         let better = first.direction == .lowerIsBetter ? "lower is better" : "higher is better"
         return (first.metric, SVGBarChart(title: "\(scenario): \(first.metric), median, \(better)", unit: first.unit, groups: groups))
     }
