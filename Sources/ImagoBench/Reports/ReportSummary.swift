@@ -55,7 +55,7 @@ public enum ReportSummary {
         var parts: [String] = []
         var faster = 0, lighter = 0
         for key in ReportCharts.orderedKeys(rows, { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }) {
-            let k = key.split(separator: " ").map(String.init)
+            let k = key.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
             let match = { (method: String) in ["format": k[0], "size": k[1], "method": method] }
             guard let fast = p50(results, "thumbnails", "time", match("downsampled-decode")),
                   let slow = p50(results, "thumbnails", "time", match("full-decode+resize")) else { continue }
