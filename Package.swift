@@ -126,7 +126,10 @@ let package = Package(
         .target(
             name: "ImagoBench",
             // ImagoRandom: `imago bench compare`'s bootstrap is seeded, so a comparison repeats exactly.
-            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "CImagoTestCodecs", "ImagoTestServer", "ImagoRandom"]),
+            dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "CImagoTestCodecs", "ImagoTestServer", "ImagoRandom",
+                           // The throughput scenario's raw control (RawControl): HTTPClient by hand.
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio")]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
@@ -189,7 +192,9 @@ let package = Package(
         .testTarget(
             name: "ImagoBenchTests",
             // ImagoRandom: seeded synthetic runs for the comparison's A/A and planted-change trials.
-            dependencies: ["ImagoBench", "ImagoCorpus", "ImagoTestSupport", "ImagoRandom"]),
+            dependencies: ["ImagoBench", "ImagoCorpus", "ImagoTestSupport", "ImagoRandom",
+                           // ImagoTestServer: the raw control (RawControl) loads from a loopback server.
+                           "ImagoTestServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -46,24 +46,11 @@ public enum ComparisonReport {
 
     /// `comparison.html`: the same as the Markdown, one page that opens offline.
     public static func html(_ comparison: RunComparison, base: String, new: String) -> String {
-        let style = """
-            body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}\
-            th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f2f2f2}\
-            td.n{text-align:right;font-variant-numeric:tabular-nums}tr.worse,tr.removed{background:#fde2e2}\
-            tr.better,tr.added{background:#e2f5e4}tr.skipped,tr.too-few-samples{color:#777}code{background:#f4f4f4}
-            """
-        var text = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Benchmark comparison</title>"
-        text += "<style>\(style)</style></head><body>\n<h1>Benchmark comparison</h1>\n"
-        text += "<p>BASE: <code>\(escape(base))</code><br>NEW: <code>\(escape(new))</code></p>\n<p>\(escape(rule))</p>\n"
-        text += "<table>\n<tr>" + headings.map { "<th>\(escape($0))</th>" }.joined() + "</tr>\n"
-        let numeric: Set<Int> = [4, 5, 6, 7, 8, 9]
-        for row in comparison.rows {
-            let css = row.verdict.rawValue.replacingOccurrences(of: " ", with: "-")
-            text += "<tr class=\"\(css)\">" + cells(row).enumerated().map { index, cell in
-                numeric.contains(index) ? "<td class=\"n\">\(escape(cell))</td>" : "<td>\(escape(cell))</td>"
-            }.joined() + "</tr>\n"
-        }
-        return text + "</table>\n<p>\(escape(conclusion(comparison)))</p>\n</body></html>\n"
+        var body = "<p>BASE: <code>\(escape(base))</code><br/>NEW: <code>\(escape(new))</code></p>\n<p>\(escape(rule))</p>\n"
+        body += HTMLPage.table(headings, comparison.rows.map { row in
+            (css: row.verdict.rawValue.replacingOccurrences(of: " ", with: "-"), cells: cells(row))
+        }, numeric: [4, 5, 6, 7, 8, 9])
+        return HTMLPage.document(title: "Benchmark comparison", body: body + "<p>\(escape(conclusion(comparison)))</p>\n")
     }
 
     /// The decision rule, stated in both reports.
@@ -98,8 +85,5 @@ public enum ComparisonReport {
         number.map(CSVWriter.number) ?? "—"
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { HTMLPage.escape(text) }
 }

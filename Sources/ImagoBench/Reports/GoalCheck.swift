@@ -105,6 +105,7 @@ public enum GoalCheck {
         }
         if cancels.isEmpty { rows.append(GoalRow(goal: "cancel-to-end p99", target: "≤ 5 ms", measured: "—", verdict: .notMeasured)) }
         rows.append(throughputRow(results))
+        rows += ControlGoals.rows(results)
         let crowd = results.filter { $0.scenario == "coalescing" && $0.parameter("concurrent-loads") == "100" }
         let requests = crowd.first { $0.metric == "requests" }?.statistics?.max
         let decodes = crowd.first { $0.metric == "decodes" }?.statistics?.max

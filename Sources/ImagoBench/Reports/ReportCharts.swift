@@ -1,13 +1,46 @@
-/// The report's three charts, built from a run's results (a chart whose scenario did not run
-/// is left out).
+/// The report's charts, built from a run's results: one per scenario with measured rows. Decode,
+/// fetch and cancellation have charts drawn for their question; every other scenario gets the
+/// median of its first metric (the one it reports as its answer) per parameter set. A scenario
+/// with no measured rows gets no chart.
 public enum ReportCharts {
-    /// File name → SVG document.
+    /// A chart and the scenario it shows.
+    public typealias Chart = (scenario: String, file: String, title: String, svg: String)
+
+    /// File name → SVG document, in scenario order of first appearance in `results`.
     public static func charts(_ results: [BenchResult]) -> [(file: String, title: String, svg: String)] {
-        var charts: [(String, String, String)] = []
-        if let chart = decodeThroughput(results) { charts.append(("decode-throughput.svg", "Decode throughput", chart.svg)) }
-        if let chart = strategyMemory(results) { charts.append(("strategy-memory.svg", "Fetch strategy peak memory", chart.svg)) }
-        if let chart = cancellationLatency(results) { charts.append(("cancellation-latency.svg", "Cancellation latency", chart.svg)) }
-        return charts
+        scenarioCharts(results).map { ($0.file, $0.title, $0.svg) }
+    }
+
+    /// One chart per scenario with measured rows.
+    public static func scenarioCharts(_ results: [BenchResult]) -> [Chart] {
+        orderedKeys(results, \.scenario).compactMap { scenario -> Chart? in
+            let dedicated: Chart? = switch scenario {
+            case "decode": decodeThroughput(results).map { (scenario, "decode-throughput.svg", "Decode throughput", $0.svg) }
+            case "fetch": strategyMemory(results).map { (scenario, "strategy-memory.svg", "Fetch strategy peak memory", $0.svg) }
+            case "cancellation":
+                cancellationLatency(results).map { (scenario, "cancellation-latency.svg", "Cancellation latency", $0.svg) }
+            default: nil
+            }
+            return dedicated ?? primaryMetric(results, scenario: scenario).map { metric, chart in
+                (scenario, "\(scenario)-\(metric).svg".replacingOccurrences(of: "/", with: "-"), chart.title, chart.svg)
+            }
+        }
+    }
+
+    /// The median of the scenario's first measured metric, one bar per parameter set.
+    static func primaryMetric(_ results: [BenchResult], scenario: String) -> (metric: String, chart: SVGBarChart)? {
+        let measured = results.filter { $0.scenario == scenario && $0.statistics != nil }
+        guard let first = measured.first else { return nil }
+        let rows = measured.filter { $0.metric == first.metric && $0.unit == first.unit }
+        // Labels keep only what differs between the bars: the chart's 230-pixel label column cuts the rest.
+        let tokens = rows.map { $0.parameters.split(separator: " ").map(String.init) }
+        let shared = Set(tokens.first ?? []).filter { token in tokens.allSatisfy { $0.contains(token) } }
+        let groups = zip(rows, tokens).map { row, words in
+            let label = words.filter { rows.count == 1 || !shared.contains($0) }.joined(separator: " ")
+            return SVGBarChart.Group(label: label.isEmpty ? "(all)" : label, bars: [("p50", row.p50)])
+        }
+        let better = first.direction == .lowerIsBetter ? "lower is better" : "higher is better"
+        return (first.metric, SVGBarChart(title: "\(scenario): \(first.metric), median, \(better)", unit: first.unit, groups: groups))
     }
 
     static func decodeThroughput(_ results: [BenchResult]) -> SVGBarChart? {

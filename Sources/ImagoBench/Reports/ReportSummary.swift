@@ -5,7 +5,7 @@ import Foundation
 public enum ReportSummary {
     public static func rows(_ results: [BenchResult]) -> [(question: String, answer: String)] {
         [decode(results), decodePeers(results), thumbnails(results), thumbnailPeers(results), fetch(results), cache(results), cancellation(results),
-         coalescing(results), throughput(results), pressure(results), proxyTier(results), feed(results)].compactMap { $0 }
+         coalescing(results), throughput(results), ControlGoals.summary(results), pressure(results), proxyTier(results), feed(results)].compactMap { $0 }
     }
 
     public static func markdown(_ results: [BenchResult]) -> String {
@@ -55,7 +55,7 @@ public enum ReportSummary {
         var parts: [String] = []
         var faster = 0, lighter = 0
         for key in ReportCharts.orderedKeys(rows, { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }) {
-            let k = key.split(separator: " ").map(String.init)
+            let k = key.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
             let match = { (method: String) in ["format": k[0], "size": k[1], "method": method] }
             guard let fast = p50(results, "thumbnails", "time", match("downsampled-decode")),
                   let slow = p50(results, "thumbnails", "time", match("full-decode+resize")) else { continue }

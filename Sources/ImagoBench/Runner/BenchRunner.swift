@@ -35,20 +35,25 @@ public struct BenchRunner {
             context.progress.end()
         }
         let duration = (ContinuousClock.now - clock).seconds
-        let charts = ReportCharts.charts(results)
-        let report = MarkdownReport.markdown(results: results, machine: .current(), scenarios: scenarios,
+        let charts = ReportCharts.scenarioCharts(results)
+        let loadAverages = (start: startLoad, end: MachineInfo.loadAverage())
+        let machine = MachineInfo.current()
+        let report = MarkdownReport.markdown(results: results, machine: machine, scenarios: scenarios,
                                              quick: context.quick, started: started, duration: duration,
-                                             loadAverages: (startLoad, MachineInfo.loadAverage()), charts: charts,
+                                             loadAverages: loadAverages, charts: charts.map { ($0.file, $0.title, $0.svg) },
                                              peers: context.peers)
+        let page = HTMLReport.html(results: results, machine: machine, scenarios: scenarios, quick: context.quick,
+                                   started: started, duration: duration, loadAverages: loadAverages, charts: charts,
+                                   peers: context.peers)
         let files = [("results.csv", CSVWriter.csv(results)), (SamplesCSV.fileName, SamplesCSV.csv(results)),
-                     ("report.md", report)] + charts.map { ($0.file, $0.svg) }
+                     ("report.md", report), ("report.html", page)] + charts.map { ($0.file, $0.svg) }
         let directory = try ReportDirectory.write(root: root, started: started, files: files)
         print(ReportSummary.markdown(results))
         print("")
         print(GoalCheck.rows(results).filter { $0.verdict != .notMeasured }
             .map { "\($0.verdict.rawValue): \($0.goal): \($0.measured) (target \($0.target))" }
             .joined(separator: "\n"))
-        print("\nreport: \(directory.path)/report.md (\(ProgressReporter.format(seconds: duration)))")
+        print("\nreport: \(directory.path)/report.md and report.html (\(ProgressReporter.format(seconds: duration)))")
         return directory
     }
 }

@@ -4,7 +4,10 @@ import ImagoTestServer
 
 /// Scenario 7: many distinct images through the whole pipeline (loopback fetch, decode,
 /// store) over each built-in transport with 1, 4, 8 and 16 loads in flight, against what the
-/// cores decode alone.
+/// cores decode alone; beside them, interleaved run by run, the raw control (`RawControl`: the
+/// same fetch and decode by hand, no cache, no coalescing, no model) and a pipeline with a cold
+/// disk cache, with the pipeline's overhead over the control (time / control time) at each
+/// concurrency, and one 12 MP load's time to pixels, pipeline vs control.
 public struct ThroughputScenario: BenchScenario {
     public let name = "throughput"
     public let question = "How many images per second does the pipeline deliver as concurrency grows, and how close is that to the cores' decode rate?"
@@ -19,7 +22,8 @@ public struct ThroughputScenario: BenchScenario {
     static func runs(quick: Bool) -> Int { quick ? 1 : 3 }
 
     public func plannedUnits(quick: Bool) -> Int {
-        1 + Self.concurrencies.count * BuiltInTransport.allCases.count * Self.runs(quick: quick)
+        // Per run: each transport, the control and the disk-cached pipeline; then the 12 MP load.
+        1 + Self.concurrencies.count * (BuiltInTransport.allCases.count + 2) * Self.runs(quick: quick) + 1
     }
 
     public func run(_ context: BenchContext) async throws -> [BenchResult] {
@@ -38,15 +42,34 @@ public struct ThroughputScenario: BenchScenario {
             // One transport of each kind for the whole scenario, like an app's one client: both
             // keep their connections warm between runs.
             let clients = Dictionary(uniqueKeysWithValues: BuiltInTransport.allCases.map { ($0, $0.make()) })
+            let control = RawControl()
+            let controlled = BuiltInTransport.platformDefault   // the pipeline rows the control stands beside
+            let scratch = try ScratchDirectory("throughput-disk")
+            let urls = images.indices.map { server.url(for: "/t/\($0).jpg") }
             for concurrency in Self.concurrencies {
                 var rates: [BuiltInTransport: [Double]] = [:]
+                var controlRates: [Double] = [], diskRates: [Double] = []
                 for _ in 0..<Self.runs(quick: context.quick) {
                     for transport in BuiltInTransport.allCases {   // interleaved runs
-                        let urls = images.indices.map { server.url(for: "/t/\($0).jpg") }
                         rates[transport, default: []].append(
                             try await Self.pipelineRate(urls, concurrency: concurrency, transport: clients[transport]!))
                         context.progress.advance()
                     }
+                    controlRates.append(try await Self.controlRate(urls, concurrency: concurrency, control: control))
+                    context.progress.advance()
+                    diskRates.append(try await Self.diskCachedPipelineRate(
+                        urls, concurrency: concurrency, transport: clients[controlled]!, scratch: scratch))
+                    context.progress.advance()
+                }
+                let level = size + " concurrency=\(concurrency)"
+                results.append(BenchResult(scenario: name, parameters: level + " transport=\(ControlOverhead.controlTransport)",
+                                           metric: "throughput", unit: "images/s", direction: .higherIsBetter, samples: controlRates))
+                results.append(BenchResult(scenario: name, parameters: level + " transport=\(controlled.rawValue)+disk-cache",
+                                           metric: "throughput", unit: "images/s", direction: .higherIsBetter, samples: diskRates))
+                for (cache, pipelineRates) in [(ControlOverhead.memoryCache, rates[controlled] ?? []),
+                                               (ControlOverhead.diskCache, diskRates)] {
+                    results.append(ControlOverhead.row(level + " transport=\(controlled.rawValue) cache=\(cache)",
+                                                       ControlOverhead.ratios(pipelineRates: pipelineRates, controlRates: controlRates)))
                 }
                 for transport in BuiltInTransport.allCases {
                     let parameters = size + " concurrency=\(concurrency) transport=\(transport.rawValue)"
@@ -59,6 +82,9 @@ public struct ThroughputScenario: BenchScenario {
                                                unit: "ratio", direction: .higherIsBetter, samples: samples.map { $0 / ideal }))
                 }
             }
+            results += try await Self.largeLoadRows(server: server, transport: clients[controlled]!, control: control,
+                                                    quick: context.quick)
+            context.progress.advance()
         } catch {
             try? await server.shutdown()
             throw error
@@ -78,6 +104,11 @@ public struct ThroughputScenario: BenchScenario {
     /// Images per second through a fresh pipeline, `concurrency` loads in flight at a time.
     static func pipelineRate(_ urls: [URL], concurrency: Int, transport: any ImageTransport) async throws -> Double {
         let pipeline = ImagePipeline(configuration: .init(dependencies: .init(transport: transport), network: .init(retryPolicy: .none)))
+        return try await pipelineRate(urls, concurrency: concurrency, pipeline: pipeline)
+    }
+
+    /// Images per second through `pipeline`, `concurrency` loads in flight at a time.
+    static func pipelineRate(_ urls: [URL], concurrency: Int, pipeline: ImagePipeline) async throws -> Double {
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = 0
