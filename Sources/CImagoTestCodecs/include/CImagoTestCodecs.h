@@ -3,3 +3,4 @@
  * ImagoCorpus, ImagoBench and test targets only, never by Imago. */
 #include "imago_encode.h"
 #include "imago_reference.h"
+#include "imago_bench_affinity.h"

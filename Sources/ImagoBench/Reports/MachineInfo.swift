@@ -11,6 +11,9 @@ public struct MachineInfo: Sendable, Codable, Equatable {
     public var libpng: String
     public var libjpeg: String
     public var libwebp: String
+    /// The core the CPU-bound scenarios ran on (`CorePinning`); nil when not pinned, and in
+    /// machine files written before pinning existed.
+    public var pinnedCore: Int?
 
     /// Reads /proc, /etc/os-release, `swift --version` and the linked codec libraries.
     public static func current() -> MachineInfo {
@@ -29,7 +32,8 @@ public struct MachineInfo: Sendable, Codable, Equatable {
             swiftVersion: swiftVersion(),
             libpng: String(cString: imago_png_version()),
             libjpeg: String(cString: imago_jpeg_version()),
-            libwebp: "\(webp >> 16).\((webp >> 8) & 0xFF).\(webp & 0xFF)")
+            libwebp: "\(webp >> 16).\((webp >> 8) & 0xFF).\(webp & 0xFF)",
+            pinnedCore: CorePinning.chosenCore())
     }
 
     /// The 1-, 5- and 15-minute load averages ("0.52 0.61 0.70"): other work on the machine
@@ -72,6 +76,7 @@ public struct MachineInfo: Sendable, Codable, Equatable {
         | libpng | \(libpng) |
         | libjpeg | \(libjpeg) |
         | libwebp | \(libwebp) |
+        | pinned to | \(CorePinning.reportLine(core: pinnedCore)) |
         """
     }
 }

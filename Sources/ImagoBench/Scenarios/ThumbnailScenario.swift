@@ -36,7 +36,7 @@ public struct ThumbnailScenario: BenchScenario {
         for megapixels in Self.sizes(quick: context.quick) {
             for format in Self.formats(quick: context.quick) {
                 let input = try context.input(format, megapixels: megapixels)
-                results += measure(input, context)
+                results += CorePinning.pinned { _ in measure(input, context) }
             }
         }
         return results

@@ -60,8 +60,13 @@ public struct DecodeBenchmark {
             + names.map { ($0, "cold-process") }
     }
 
-    /// Measures `input`; `afterRound` is told each finished round (for progress).
+    /// Measures `input` on one core (`CorePinning`); `afterRound` is told each finished round
+    /// (for progress).
     public func run(_ input: BenchInput, afterRound: () -> Void) throws -> [BenchResult] {
+        try CorePinning.pinned { _ in try measure(input, afterRound: afterRound) }
+    }
+
+    private func measure(_ input: BenchInput, afterRound: () -> Void) throws -> [BenchResult] {
         let data = try Data(contentsOf: URL(fileURLWithPath: input.path))
         let warmBuffer = UnsafeMutableRawPointer.allocate(byteCount: input.width * input.height * 4, alignment: 64)
         defer { warmBuffer.deallocate() }
