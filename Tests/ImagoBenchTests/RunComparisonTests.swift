@@ -76,6 +76,22 @@ import Testing
         #expect(RunComparison(base: [base], new: [new], threshold: 0.02).rows[0].threshold.relative == 0.02)
     }
 
+    /// A cancellation that moves from 0.1 to 0.4 ms between runs (what A/A runs of one build
+    /// showed) is noise; one that slows by 30 ms is a regression; a decode row keeps 5%.
+    @Test func eventLatenciesNeedTwentyMillisecondsAndHalfAgain() {
+        let fast = measured("cancel-to-task-end", [0.1, 0.11, 0.09, 0.1, 0.12, 0.1], scenario: "cancellation")
+        let wobbled = measured("cancel-to-task-end", [0.4, 0.41, 0.39, 0.4, 0.42, 0.4], scenario: "cancellation")
+        let slowed = measured("cancel-to-task-end", [30.1, 30.2, 30, 30.1, 30.3, 30.1], scenario: "cancellation")
+        let noise = RunComparison(base: [fast], new: [wobbled]).rows[0]
+        #expect(noise.verdict == .withinNoise && noise.threshold == .eventLatency)
+        #expect(RunComparison(base: [fast], new: [slowed]).rows[0].verdict == .worse)
+        #expect(RunComparison(base: [fast], new: [slowed], threshold: 0.02).rows[0].threshold.absolute == 20)
+        let coalesced = measured("latency", [14.6, 14.8, 14.5, 14.6, 14.7], scenario: "coalescing")
+        let doubled = measured("latency", [30.7, 30.9, 30.6, 30.7, 30.8], scenario: "coalescing")
+        #expect(RunComparison(base: [coalesced], new: [doubled]).rows[0].verdict == .withinNoise)
+        #expect(ChangeThreshold.default(for: RowKey(measured("t", steady)), unit: "ms") == .timing)
+    }
+
     @Test func reportsNameEveryRowAndTheHTMLIsSelfContained() {
         let comparison = RunComparison(base: [measured("a<b", steady), skipped("s", "x & y")],
                                        new: [measured("a<b", steady.map { $0 * 1.2 }), skipped("s", "x & y")])

@@ -27,9 +27,26 @@ public struct ChangeThreshold: Sendable, Equatable {
         return ChangeThreshold(relative: tolerance.relative, absolute: Double(tolerance.absoluteBytes) / 1_048_576)
     }()
 
-    /// The default for a row measured in `unit`: ``memory`` for "MiB", else ``timing``.
-    public static func `default`(unit: String) -> ChangeThreshold {
-        unit == "MiB" ? memory : timing
+    /// Latencies of single events under concurrency, in ms: the cancellation scenario's
+    /// cancel-to-end times and the coalescing scenario's per-load latency. 50% with a 20 ms
+    /// floor. Each is one event timed across threads, the event loop and the server, so a whole
+    /// run's median moves with the machine, not only with the code: in 20 A/A comparisons of 21
+    /// quick runs of one build (a busy machine, load average 7.5 falling to 2.5), medians of
+    /// sub-millisecond cancellations moved up to 5× and the coalescing latency up to 2.1×, while
+    /// every bootstrap interval saw only the noise within its run; the largest absolute move was
+    /// 16 ms. Below the floor no verdict is honest; a cancellation or a coalesced load that
+    /// slows by tens of milliseconds still shows.
+    public static let eventLatency = ChangeThreshold(relative: 0.5, absolute: 20)
+
+    /// The scenarios whose "ms" rows are ``eventLatency``.
+    static let eventLatencyScenarios: Set<String> = ["cancellation", "coalescing"]
+
+    /// The default for `key`'s row measured in `unit`: ``memory`` for "MiB", ``eventLatency`` for
+    /// the cancellation and coalescing scenarios' "ms" rows, else ``timing``.
+    public static func `default`(for key: RowKey, unit: String) -> ChangeThreshold {
+        if unit == "MiB" { return memory }
+        if unit == "ms" && eventLatencyScenarios.contains(key.scenario) { return eventLatency }
+        return timing
     }
 
     /// The smallest change of the median that counts, from a base median of `base`.

@@ -57,7 +57,7 @@ public struct RunComparison: Sendable, Equatable {
     public let rows: [Row]
 
     /// Compares `new` with `base`; `threshold` overrides every row's default relative threshold
-    /// (a fraction; nil: ``ChangeThreshold/default(unit:)``), keeping memory's absolute floor.
+    /// (a fraction; nil: ``ChangeThreshold/default(for:unit:)``), keeping the row's absolute floor.
     public init(base: [BenchResult], new: [BenchResult], threshold: Double? = nil,
                 bootstrap: MedianBootstrap = MedianBootstrap()) {
         let newByKey = Dictionary(new.map { (RowKey($0), $0) }, uniquingKeysWith: { first, _ in first })
@@ -81,7 +81,7 @@ public struct RunComparison: Sendable, Equatable {
     private static func row(base: BenchResult?, new: BenchResult?, threshold override: Double?,
                             bootstrap: MedianBootstrap) -> Row {
         let any = (new ?? base)!
-        var threshold = ChangeThreshold.default(unit: any.unit)
+        var threshold = ChangeThreshold.default(for: RowKey(any), unit: any.unit)
         if let override { threshold.relative = override }
         func make(_ verdict: Verdict, change: Double? = nil, interval: ClosedRange<Double>? = nil, note: String = "") -> Row {
             Row(key: RowKey(any), unit: any.unit, direction: any.direction, baseMedian: base?.p50, newMedian: new?.p50,
