@@ -20,6 +20,15 @@ final class GoalCheckTests: XCTestCase {
         XCTAssertEqual(rows.first { $0.goal.contains("webp-lossy 12MP, cold") }?.verdict, .notMeasured)
     }
 
+    /// The sentence under the table never says every goal passed when none was measured.
+    func testTheVerdictSentenceCountsWhatWasMeasured() {
+        func row(_ verdict: GoalRow.Verdict) -> GoalRow { GoalRow(goal: "g", target: "≥ 1", measured: "2", verdict: verdict) }
+        XCTAssertEqual(GoalCheck.verdictSentence([row(.notMeasured)]), "No goal was measured: the scenarios they need did not run.")
+        XCTAssertEqual(GoalCheck.verdictSentence([row(.pass), row(.pass)]), "Every goal passed.")
+        XCTAssertTrue(GoalCheck.verdictSentence([row(.pass), row(.notMeasured)]).hasPrefix("Every measured goal passed (1 of 2;"))
+        XCTAssertEqual(GoalCheck.verdictSentence([row(.miss), row(.pass)]), "Missed: g (2, target ≥ 1).")
+    }
+
     func testWrapperOverheadIsCRateOverImagoRate() throws {
         let rows = GoalCheck.rows([decodeRow("webp-lossy", "imago", "fresh", 100), decodeRow("webp-lossy", "c-direct", "warm", 102),
                                    decodeRow("webp-lossy", "imago", "fresh-pages", 90), decodeRow("webp-lossy", "c-direct", "fresh", 100)])

@@ -27,6 +27,23 @@ final class SVGBarChartTests: XCTestCase {
         XCTAssertTrue(chart.svg.contains("width=\"210\""))
     }
 
+    /// A long label widens the label column instead of running off the left edge; one longer
+    /// than the widest column is cut with "…" and keeps its whole text as a tooltip.
+    func testLongLabelsWidenTheColumnAndTheLongestAreCut() throws {
+        let short = SVGBarChart(title: "t", unit: "u", groups: [.init(label: "g", bars: [("a", 1)])])
+        XCTAssertEqual(short.labelWidth, 230)
+        let label = "format=jpeg-baseline method=downsampled-decode path=x"
+        let long = SVGBarChart(title: "t", unit: "u", groups: [.init(label: label, bars: [("a", 1)])])
+        XCTAssertGreaterThanOrEqual(long.labelWidth, Double(label.count) * SVGBarChart.characterWidth)
+        XCTAssertTrue(long.svg.contains(">\(label)</text>"))
+        let huge = String(repeating: "parameter=value ", count: 10)
+        let cut = SVGBarChart(title: "t", unit: "u", groups: [.init(label: huge, bars: [("a", 1)])])
+        XCTAssertEqual(cut.labelWidth, SVGBarChart.maximumLabelWidth)
+        XCTAssertTrue(cut.svg.contains("…</text>"))
+        XCTAssertTrue(cut.svg.contains("<title>\(huge)</title>"))
+        XCTAssertNotNil(parse(cut.svg))
+    }
+
     func testTheCheckerRejectsMalformedXML() {
         XCTAssertNil(WellFormedXML.elements("<svg><text>a < b</text></svg>"))
         XCTAssertNil(WellFormedXML.elements("<svg><g></svg>"))

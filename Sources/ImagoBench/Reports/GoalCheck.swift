@@ -20,6 +20,19 @@ public enum GoalCheck {
     static let warmRatios: [(String, Double)] = [("jpeg-baseline", 1.5), ("jpeg-progressive", 1.5),
                                                  ("webp-lossy", 1.4), ("png-rgb8", 1.1)]
 
+    /// The sentence under the goals table: what missed, or that every measured goal passed
+    /// and how many were measured, or that none was (only some scenarios ran).
+    public static func verdictSentence(_ rows: [GoalRow]) -> String {
+        let missed = rows.filter { $0.verdict == .miss }
+        let measured = rows.filter { $0.verdict != .notMeasured }.count
+        if !missed.isEmpty {
+            return "Missed: " + missed.map { "\($0.goal) (\($0.measured), target \($0.target))" }.joined(separator: "; ") + "."
+        }
+        if measured == 0 { return "No goal was measured: the scenarios they need did not run." }
+        return measured == rows.count ? "Every goal passed."
+            : "Every measured goal passed (\(measured) of \(rows.count); the rest need scenarios that did not run)."
+    }
+
     public static func rows(_ results: [BenchResult]) -> [GoalRow] {
         decodeRows(results) + memoryRows(results) + pipelineRows(results) + pressureRows(results) + streamingRows(results)
             + feedRows(results)

@@ -33,12 +33,10 @@ public enum HTMLReport {
     /// The goal check, each row styled by its verdict (pass green, miss red, not measured grey).
     static func goals(_ results: [BenchResult]) -> String {
         let rows = GoalCheck.rows(results)
-        let missed = rows.filter { $0.verdict == .miss }
         return HTMLPage.table(["goal", "target", "measured", "verdict"], rows.map { row in
             (css: row.verdict.rawValue.replacingOccurrences(of: " ", with: "-"),
              cells: [row.goal, row.target, row.measured, row.verdict.rawValue])
-        }) + "<p>" + HTMLPage.escape(missed.isEmpty ? "Every measured goal passed."
-            : "Missed: " + missed.map { "\($0.goal) (\($0.measured), target \($0.target))" }.joined(separator: "; ") + ".") + "</p>\n"
+        }) + "<p>" + HTMLPage.escape(GoalCheck.verdictSentence(rows)) + "</p>\n"
     }
 
     /// A scenario: its question, its chart inline (or why there is none), its own tables, all its rows.

@@ -33,10 +33,8 @@ public enum MarkdownReport {
         out.append("| goal | target | measured | verdict |")
         out.append("|---|---|---|---|")
         out += goals.map { "| \($0.goal) | \($0.target) | \($0.measured) | \($0.verdict == .miss ? "**miss**" : $0.verdict.rawValue) |" }
-        let missed = goals.filter { $0.verdict == .miss }
         out.append("")
-        out.append(missed.isEmpty ? "Every measured goal passed."
-                   : "Missed: " + missed.map { "\($0.goal) (\($0.measured), target \($0.target))" }.joined(separator: "; ") + ".")
+        out.append(GoalCheck.verdictSentence(goals))
         if !charts.isEmpty {
             out.append("")
             out.append("## Charts")
