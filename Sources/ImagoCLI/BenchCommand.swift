@@ -4,12 +4,18 @@ import Imago
 import ImagoBench
 
 /// `imago bench`: runs the benchmark scenarios and writes `Reports/<UTC timestamp>/`
-/// (results.csv, samples.csv, report.md, SVG charts), re-pointing `Reports/latest` at it;
+/// (results.csv, samples.csv, report.md, report.html, SVG charts), re-pointing `Reports/latest` at it;
 /// `imago bench compare` compares two such runs.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Run the benchmark scenarios and write a CSV/Markdown/SVG report.",
+        abstract: "Run the benchmark scenarios and write a CSV/Markdown/SVG/HTML report.",
+        // argument-parser's own usage line for a command with a subcommand is
+        // "imago bench <subcommand>", which hides that `imago bench` alone runs the scenarios.
+        usage: """
+            imago bench [--scenario NAME ...] [--quick] [--out DIR] [--inputs DIR] [--python PATH]
+                   imago bench compare BASE NEW [--threshold PERCENT] [--out DIR]
+            """,
         discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")). `imago bench compare BASE NEW` "
             + "compares two runs.",
         // Without a subcommand name `imago bench` runs the scenarios (its own run()).
