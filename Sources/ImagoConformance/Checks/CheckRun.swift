@@ -112,6 +112,18 @@ public final class CheckRun {
     /// Transport requests the server received for `source`.
     public func requests(_ source: ConformanceSource) -> Int { server.counters.requests(for: source.url.path) }
 
+    /// Body bytes the server sent for `source`, read once every request for it was answered in
+    /// full (5 s at most). The server counts a write when it completes on its event loop, which
+    /// can be after the loader already holds every byte; read at once, a busy machine's count
+    /// would miss the end of a body and the next reading would call it re-sent.
+    public func bodyBytesSentOnceAnswered(_ source: ConformanceSource) async -> Int {
+        let path = source.url.path
+        _ = try? await server.counters.waitUntil(timeout: .seconds(5)) {
+            $0.responsesCompleted(for: path) >= $0.requests(for: path)
+        }
+        return server.counters.bodyBytesSent(for: path)
+    }
+
     /// A model of `loader` for `source`, with a recorder attached. Every call on the model is
     /// recorded as a step (a loader from `loader()` already makes recording models).
     public func model(_ loader: any LoaderUnderTest, _ source: ConformanceSource?) -> (any ModelUnderTest, PhaseRecorder) {

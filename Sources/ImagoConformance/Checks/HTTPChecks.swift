@@ -28,12 +28,12 @@ extension ConformanceCheck {
             for source in [fresh, stale, noCache] {
                 let name = source.url.lastPathComponent
                 _ = try await run.loadToEnd(try run.loader(), source, "\(name) first load")
-                let sent = run.server.counters.bodyBytesSent(for: source.url.path)
+                let sent = await run.bodyBytesSentOnceAnswered(source)
                 // A new loader each time: a memory cache must not answer for the disk.
                 let (second, _) = try await run.loadToEnd(try run.loader(), source, "\(name) after restart")
                 let (third, _) = try await run.loadToEnd(try run.loader(), source, "\(name) after another restart")
                 let requests = run.requests(source)
-                let resent = run.server.counters.bodyBytesSent(for: source.url.path) - sent
+                let resent = await run.bodyBytesSentOnceAnswered(source) - sent
                 run.note("\(name): \(second.phase), \(third.phase), requests \(requests), body bytes re-sent \(resent)")
                 try run.expectSuccess(second.phase, image, origin: .disk, "\(name) after restart")
                 try run.expectSuccess(third.phase, image, origin: .disk, "\(name) after another restart")
