@@ -93,6 +93,8 @@ final class HTTPCachePipelineTests: XCTestCase {
             let path = "/stale-\(strategy).png"
             serve(path, "max-age=60")
             let first = try await load(path, try pipeline(strategy))
+            // The server counts a write once it completes, which can be after the client read it.
+            try await server.counters.waitUntil { $0.responsesCompleted(for: path) >= 1 }
             let bodyBytes = server.counters.bodyBytesSent(for: path)
             clock.advance(by: 61)
             serve(path, "max-age=60")
@@ -103,6 +105,7 @@ final class HTTPCachePipelineTests: XCTestCase {
             XCTAssertEqual(second.diskCache, .revalidated)
             XCTAssertEqual(second.pixels, first.pixels)
             XCTAssertEqual(server.counters.requests(for: path), 2, "one conditional request")
+            try await server.counters.waitUntil { $0.responsesCompleted(for: path) >= 2 }
             XCTAssertEqual(server.counters.bodyBytesSent(for: path), bodyBytes, "answered without a body (304)")
             XCTAssertEqual(events.count(.revalidated), 1)
             XCTAssertEqual(restarted.counters.snapshot.diskRevalidations, 1)
