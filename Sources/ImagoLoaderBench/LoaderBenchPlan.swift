@@ -6,6 +6,8 @@ public struct LoaderBenchPlan: Sendable, Equatable {
     /// Rounds of time to pixels per fetch strategy (each: network, control, memory, disk),
     /// interleaved: 15 (quick: 3).
     public var timeRounds: Int
+    /// Untimed rounds before those, so neither side's first connection is counted: 1.
+    public var warmupRounds: Int
     /// Identical loads started at once, one count per crowd: 1, 10, 100.
     public var crowds: [Int]
     /// Rounds per crowd, each on a fresh loader and URL: 3 (quick: 1).
@@ -26,6 +28,7 @@ public struct LoaderBenchPlan: Sendable, Equatable {
     /// The plan of a full run, or of `--quick`.
     public init(quick: Bool) {
         timeRounds = quick ? 3 : 15
+        warmupRounds = 1
         crowds = [1, 10, 100]
         crowdRounds = quick ? 1 : 3
         throughputImages = quick ? 40 : 500
@@ -38,12 +41,12 @@ public struct LoaderBenchPlan: Sendable, Equatable {
 
     /// Progress units of one subject offering `strategies` fetch strategies (one per round).
     func plannedUnits(strategies: Int) -> Int {
-        strategies * timeRounds + crowds.count * crowdRounds + concurrencies.count * throughputRounds
+        strategies * (warmupRounds + timeRounds) + crowds.count * crowdRounds + concurrencies.count * throughputRounds
     }
 
     /// Every knob equal (written out: tuples are not `Equatable`).
     public static func == (a: Self, b: Self) -> Bool {
-        a.timeRounds == b.timeRounds && a.crowds == b.crowds && a.crowdRounds == b.crowdRounds
+        a.timeRounds == b.timeRounds && a.warmupRounds == b.warmupRounds && a.crowds == b.crowds && a.crowdRounds == b.crowdRounds
             && a.throughputImages == b.throughputImages && a.concurrencies == b.concurrencies
             && a.throughputRounds == b.throughputRounds && a.timedImageSize == b.timedImageSize
             && a.throughputImageSize == b.throughputImageSize && a.loadTimeout == b.loadTimeout

@@ -39,23 +39,25 @@ struct LoaderSubjectRun {
         var network: [Double] = [], controlTimes: [Double] = [], memory: [Double] = [], disk: [Double] = []
         var wrongOrigin: [String: ObservedOrigin] = [:]
         let label = strategy?.rawValue ?? "default"
-        for round in 0..<plan.timeRounds {
+        // Rounds below zero warm up (connections, first-use allocations) and are not kept.
+        for round in -plan.warmupRounds..<plan.timeRounds {
             let path = "/loader/\(subject.name)/\(label)/\(round).jpg"
             // Fresh for a day: a disk cache that honours HTTP freshness serves it without asking.
             server.setRoute(path, Route(body: timedImage, contentType: "image/jpeg",
                                         faults: Faults(headers: ["Cache-Control": "max-age=86400"])))
             defer { server.removeRoute(path) }
+            let kept = round >= 0
             let cold = try await session.timedLoad(loader, path: path)
-            network.append(cold.ms)
-            controlTimes.append(try await controlTime(path))
+            let controlMs = try await controlTime(path)
+            if kept { network.append(cold.ms); controlTimes.append(controlMs) }
             if hasMemory {
                 let hit = try await session.timedLoad(loader, path: path)
-                if hit.origin == .memory { memory.append(hit.ms) } else { wrongOrigin["memory"] = hit.origin }
+                if hit.origin != .memory { wrongOrigin["memory"] = hit.origin } else if kept { memory.append(hit.ms) }
             }
             if hasDisk {
                 let restarted = try session.makeLoader(context)
                 let hit = try await session.timedLoad(restarted, path: path)
-                if hit.origin == .disk { disk.append(hit.ms) } else { wrongOrigin["disk"] = hit.origin }
+                if hit.origin != .disk { wrongOrigin["disk"] = hit.origin } else if kept { disk.append(hit.ms) }
             }
             progress.advance()
         }
