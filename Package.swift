@@ -205,7 +205,9 @@ let package = Package(
         .testTarget(
             name: "ImagoLoaderBenchTests",
             dependencies: ["ImagoLoaderBench", "ImagoBench", "ImagoConformance", "ImagoTestServer", "ImagoTestSupport",
-                           "ImagoCLI", "Imago"]),
+                           "ImagoCLI", "Imago",
+                           // Imago's adapter: its OutcomeObserving, which the bench times Imago through.
+                           "ImagoConformanceSubjects"]),
     ],
     swiftLanguageModes: [.v6]
 )
