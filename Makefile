@@ -164,6 +164,8 @@ example: deps
 	  echo "make example: blog-conformance died (status $$status) in:"; \
 	  grep '"event":"start"' $(EXAMPLE)/blog-conformance.jsonl | tail -1; \
 	done
+	@# The adopter's bench, short (--quick: a few seconds); its reports stay out of git.
+	$$(swift build --package-path $(EXAMPLE) --show-bin-path)/blog-bench --quick $(EXAMPLE)/blog-bench-reports
 	swift test --package-path $(EXAMPLE) --skip-build
 
 # Determinism (issue 13): every Imago configuration, every rule, CONFORM_RUNS times (default 3);

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ImagoTestServer", targets: ["ImagoTestServer"]),
         .library(name: "ImagoConformance", targets: ["ImagoConformance"]),
         .library(name: "ImagoConformanceXCTest", targets: ["ImagoConformanceXCTest"]),
+        .library(name: "ImagoLoaderBench", targets: ["ImagoLoaderBench"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
     ],
     dependencies: [
@@ -130,10 +131,15 @@ let package = Package(
                            // The throughput scenario's raw control (RawControl): HTTPClient by hand.
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio")]),
+        // Any loader adapted to the conformance suite, benchmarked against the raw control: the
+        // bench's scenarios need the suite's adapter, never the reverse (the suite stays free of C).
+        .target(
+            name: "ImagoLoaderBench",
+            dependencies: ["ImagoBench", "ImagoConformance", "ImagoTestServer"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [
-                "Imago", "ImagoCorpus", "ImagoBench", "ImagoTestServer", "ImagoConformance", "ImagoConformanceSubjects",
+                "Imago", "ImagoCorpus", "ImagoBench", "ImagoLoaderBench", "ImagoTestServer", "ImagoConformance", "ImagoConformanceSubjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `imago load --log-level`: the pipeline's logs on standard error.
                 .product(name: "Logging", package: "swift-log"),
@@ -195,6 +201,13 @@ let package = Package(
             dependencies: ["ImagoBench", "ImagoCorpus", "ImagoTestSupport", "ImagoRandom",
                            // ImagoTestServer: the raw control (RawControl) loads from a loopback server.
                            "ImagoTestServer"]),
+        // The loader bench against a fast fake loader; ImagoCLI so `imago bench --subject` is built to run.
+        .testTarget(
+            name: "ImagoLoaderBenchTests",
+            dependencies: ["ImagoLoaderBench", "ImagoBench", "ImagoConformance", "ImagoTestServer", "ImagoTestSupport",
+                           "ImagoCLI", "Imago",
+                           // Imago's adapter: its OutcomeObserving, which the bench times Imago through.
+                           "ImagoConformanceSubjects"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "blog-conformance", targets: ["BlogConformance"]),
+        .executable(name: "blog-bench", targets: ["BlogBench"]),
     ],
     dependencies: [
         // A path dependency's identity is its folder's name, which a checkout may choose freely;
@@ -44,6 +45,14 @@ let package = Package(
             dependencies: [
                 "BlogAdapter",
                 .product(name: "ImagoConformance", package: "Imago"),
+            ]),
+        // Benches the loader against the raw control (ImagoLoaderBench): time to pixels, requests,
+        // throughput, each beside the control and as overhead over it.
+        .executableTarget(
+            name: "BlogBench",
+            dependencies: [
+                "BlogAdapter",
+                .product(name: "ImagoLoaderBench", package: "Imago"),
             ]),
         // The same through XCTest (the assertConforms snippet of ImagoConformance's DocC article Adopting the Suite); `make example` runs both.
         .testTarget(

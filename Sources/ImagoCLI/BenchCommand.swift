@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Imago
 import ImagoBench
+import ImagoLoaderBench
 
 /// `imago bench`: runs the benchmark scenarios and writes `Reports/<UTC timestamp>/`
 /// (results.csv, samples.csv, report.md, report.html, SVG charts), re-pointing `Reports/latest` at it;
@@ -13,16 +14,21 @@ struct BenchCommand: AsyncParsableCommand {
         // argument-parser's own usage line for a command with a subcommand is
         // "imago bench <subcommand>", which hides that `imago bench` alone runs the scenarios.
         usage: """
-            imago bench [--scenario NAME ...] [--quick] [--out DIR] [--inputs DIR] [--python PATH]
+            imago bench [--scenario NAME ...] [--subject NAME ...] [--quick] [--out DIR] [--inputs DIR] [--python PATH]
                    imago bench compare BASE NEW [--threshold PERCENT] [--out DIR]
             """,
-        discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")). `imago bench compare BASE NEW` "
-            + "compares two runs.",
+        discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")). `--subject NAME` runs the loader "
+            + "scenario on a conformance subject (`imago conform`'s names; repeatable or comma-separated), alone "
+            + "unless `--scenario` names others. `imago bench compare BASE NEW` compares two runs.",
         // Without a subcommand name `imago bench` runs the scenarios (its own run()).
         subcommands: [BenchCompareCommand.self])
 
     @Option(name: .customLong("scenario"), help: "Run only this scenario (repeatable; default: all).")
     var scenarios: [String] = []
+
+    @Option(name: .customLong("subject"),
+            help: "Bench this conformance subject's loader against the raw control (repeatable or comma-separated; default: none).")
+    var subjects: [String] = []
 
     @Flag(help: "Fewer sizes and samples (about two minutes).")
     var quick = false
@@ -37,6 +43,21 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         do { _ = try BenchScenarios.select(scenarios) } catch { throw ValidationError("\(error)") }
+        do {
+            _ = try LoaderBench.select(subjects, from: ConformCommand.allSubjects)
+        } catch {
+            // One line naming the valid subjects: the usage text would bury them.
+            printError("error: \(error)")
+            throw ExitCode(64)
+        }
+    }
+
+    /// The scenarios this run measures: with `--subject`, the loader scenario, after the ones
+    /// `--scenario` names (none by default); otherwise the named scenarios, or all.
+    func selectedScenarios() throws -> [any BenchScenario] {
+        let loaderSubjects = try LoaderBench.select(subjects, from: ConformCommand.allSubjects)
+        guard !loaderSubjects.isEmpty else { return try BenchScenarios.select(scenarios) }
+        return (scenarios.isEmpty ? [] : try BenchScenarios.select(scenarios)) + [LoaderScenario(subjects: loaderSubjects)]
     }
 
     func run() async throws {
@@ -45,7 +66,7 @@ struct BenchCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let context = BenchContext(quick: quick, inputsDirectory: inputs, executable: Self.executablePath,
                                    peers: PeerStatus.locateAll(python: python), progress: ProgressReporter())
-        let runner = BenchRunner(context: context, scenarios: try BenchScenarios.select(scenarios),
+        let runner = BenchRunner(context: context, scenarios: try selectedScenarios(),
                                  root: URL(fileURLWithPath: output.out ?? "Reports", isDirectory: true))
         _ = try await runner.run()
     }
@@ -53,7 +74,7 @@ struct BenchCommand: AsyncParsableCommand {
     /// The options of a run that `imago bench compare` would otherwise accept and ignore (the
     /// parent's options are parsed from the whole command line), named for its error.
     var runOptionsGiven: [String] {
-        (scenarios.isEmpty ? [] : ["--scenario"]) + (quick ? ["--quick"] : [])
+        (scenarios.isEmpty ? [] : ["--scenario"]) + (subjects.isEmpty ? [] : ["--subject"]) + (quick ? ["--quick"] : [])
             + (inputs == Self.defaultInputs ? [] : ["--inputs"]) + (python == Self.defaultPython ? [] : ["--python"])
     }
 

@@ -90,9 +90,10 @@ final class ImagoLoader: LoaderUnderTest {
     }
 }
 
-/// Adapts an `ImageLoadingModel`.
+/// Adapts an `ImageLoadingModel`. `OutcomeObserving` lets the loader bench time pixels-ready
+/// without the SHA-256 fingerprint `observe(_:)` computes on every success.
 @MainActor
-final class ImagoModel: ModelUnderTest {
+final class ImagoModel: ModelUnderTest, OutcomeObserving {
     let model: ImageLoadingModel
     /// How the adapter turns a source into a request (`ImagoLoader.request`).
     private let request: @Sendable (ConformanceSource) -> ImageRequest
@@ -106,6 +107,18 @@ final class ImagoModel: ModelUnderTest {
 
     func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void) {
         model.observe { phase in observer(ImagoPhases.observed(phase)) }
+    }
+
+    func observeOutcome(_ observer: @escaping @Sendable (ObservedOutcome) -> Void) {
+        model.observe { phase in
+            switch phase {
+            case .success(let response):
+                observer(.success(origin: ObservedOrigin(rawValue: response.origin.rawValue) ?? .network,
+                                  width: response.pixels.width, height: response.pixels.height))
+            case .failure(let error): observer(.failure(ImagoPhases.observed(error)))
+            case .empty, .loading: break
+            }
+        }
     }
 
     /// The public `ImageLoadingModel.phases` stream, mapped phase by phase; ending iteration

@@ -8,10 +8,7 @@ import ImagoConformance
 // and exits 0 only when the loader scores what `ExpectedScore` says.
 let output = CommandLine.arguments.dropFirst().first ?? "blog-conformance.md"
 let log = try ResultLog(url: URL(fileURLWithPath: output).deletingPathExtension().appendingPathExtension("jsonl"))
-let subject = ConformanceSubject(name: "blog-loader", capabilities: [.memoryCache, .diskCache, .targetSize],
-                                 expectedToFail: ExpectedScore.knownFailures.map(\.rule)) { context in
-    try BlogLoaderAdapter(context: context)
-}
+let subject = BlogSubject.subject
 // A fixed seed for the model-based checks keeps this example's verdict the same in every CI run;
 // leave it out (a new random seed each run, printed in the report) to explore new sequences.
 let report = try await ConformanceRunner(resultLog: log, seed: 2024).run(subject)

@@ -1,0 +1,118 @@
+import Foundation
+import ImagoConformance
+import ImagoTestServer
+
+/// Drives one subject's loaders against the bench's local server: makes loaders from fresh or
+/// shared contexts, times single loads to pixels, starts crowds of identical loads and runs
+/// throughput. Every call is on the main actor, where `LoaderUnderTest` lives.
+@MainActor
+final class LoaderSession {
+    let subject: ConformanceSubject
+    let server: TestServer
+    /// Where this session's cache and temporary directories go (removed by the owner).
+    let scratch: URL
+    /// How long one load may take (`LoaderBenchPlan.loadTimeout`).
+    let timeout: Duration
+    /// False once a model was timed through `observe(_:)` (its adapter's conversion included).
+    private(set) var timedPixelsReadyOnly = true
+
+    init(subject: ConformanceSubject, server: TestServer, scratch: URL, timeout: Duration) {
+        self.subject = subject
+        self.server = server
+        self.scratch = scratch
+        self.timeout = timeout
+    }
+
+    /// A context on new, empty directories with `strategy` (nil: the loader's own).
+    func makeContext(strategy: LoaderContext.FetchStrategy?) throws -> LoaderContext {
+        let base = scratch.appendingPathComponent(UUID().uuidString, isDirectory: true)
+        let cache = base.appendingPathComponent("cache", isDirectory: true)
+        let temporary = base.appendingPathComponent("tmp", isDirectory: true)
+        for directory in [cache, temporary] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        var context = LoaderContext(cacheDirectory: cache, temporaryDirectory: temporary)
+        context.fetchStrategy = strategy
+        return context
+    }
+
+    /// A loader built from `context`: a second one on the same context is the app after a restart.
+    func makeLoader(_ context: LoaderContext) throws -> any LoaderUnderTest {
+        do {
+            return try subject.makeLoader(context)
+        } catch {
+            throw LoaderBenchError.loaderCreationFailed(subject: subject.name, reason: "\(error)")
+        }
+    }
+
+    /// Loads `path` through a new model of `loader`; the milliseconds from `load()` to the
+    /// published success, and where the image came from.
+    func timedLoad(_ loader: any LoaderUnderTest, path: String) async throws -> (ms: Double, origin: ObservedOrigin) {
+        let (model, latch) = prepare(loader, path: path)
+        let start = ContinuousClock.now
+        model.load()
+        let end = try await finish(latch, path: path)
+        // A model released mid-load may cancel it: keep it until the load has ended.
+        withExtendedLifetime(model) {}
+        guard case .success(let origin, _, _) = end.outcome else { preconditionFailure("a latch holds successes only") }
+        return ((end.at - start).seconds * 1000, origin)
+    }
+
+    /// Starts `count` models of `loader` on `path` together (each `load()` called before any
+    /// result is awaited) and waits until every one has its pixels.
+    func loadTogether(_ loader: any LoaderUnderTest, path: String, count: Int) async throws {
+        let started = (0..<count).map { _ in prepare(loader, path: path) }
+        for (model, _) in started { model.load() }
+        for (_, latch) in started { _ = try await finish(latch, path: path) }
+    }
+
+    /// Images per second loading every path through `loader`, `concurrency` at a time.
+    func throughput(_ loader: any LoaderUnderTest, paths: [String], concurrency: Int) async throws -> Double {
+        let start = ContinuousClock.now
+        var next = 0
+        var running: [(latch: OutcomeLatch, path: String, model: any ModelUnderTest)] = []
+        func startNext() {
+            let (model, latch) = prepare(loader, path: paths[next])
+            running.append((latch, paths[next], model))
+            model.load()
+            next += 1
+        }
+        while next < min(max(1, concurrency), paths.count) { startNext() }
+        // Oldest first: loads of equal size end in about the order they started, and a slot
+        // freed early waits at most one load's time to be refilled.
+        while !running.isEmpty {
+            let oldest = running.removeFirst()
+            _ = try await finish(oldest.latch, path: oldest.path)
+            if next < paths.count { startNext() }
+        }
+        return Double(paths.count) / (ContinuousClock.now - start).seconds
+    }
+
+    /// A new model for `path`, already reporting its end to a latch.
+    private func prepare(_ loader: any LoaderUnderTest, path: String) -> (any ModelUnderTest, OutcomeLatch) {
+        let model = loader.makeModel(source: ConformanceSource(url: server.url(for: path)))
+        let latch = OutcomeLatch()
+        if !model.timesPixelsReady { timedPixelsReadyOnly = false }
+        model.report(to: latch, subject: subject.name, path: path)
+        return (model, latch)
+    }
+
+    /// The latch's end, or `timedOut` after `timeout`.
+    private func finish(_ latch: OutcomeLatch, path: String) async throws -> AttemptEnd {
+        let (subject, timeout) = (subject.name, timeout)
+        let timer = Task {
+            try await Task.sleep(for: timeout)
+            latch.deliver(.failure(.timedOut(subject: subject, path: path, after: timeout)))
+        }
+        defer { timer.cancel() }
+        return try await latch.wait()
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double.
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}

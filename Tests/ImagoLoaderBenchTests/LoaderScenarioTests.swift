@@ -1,0 +1,102 @@
+import Foundation
+import ImagoBench
+import ImagoConformance
+@testable import ImagoLoaderBench
+import Testing
+
+/// A tiny run of the loader scenario against `FakeLoader`: which rows exist, that every
+/// overhead ratio comes from the measured samples, and "n/a" for a missing capability. No
+/// timing thresholds: what is checked holds on any machine.
+@Suite struct LoaderScenarioTests {
+    static let plan: LoaderBenchPlan = {
+        var plan = LoaderBenchPlan(quick: true)
+        plan.timeRounds = 2
+        plan.crowds = [1, 3]
+        plan.crowdRounds = 1
+        plan.throughputImages = 4
+        plan.concurrencies = [1, 2]
+        plan.throughputRounds = 2
+        plan.timedImageSize = (64, 48)
+        plan.throughputImageSize = (32, 24)
+        plan.loadTimeout = .seconds(30)
+        return plan
+    }()
+
+    static func run(_ subjects: [ConformanceSubject]) async throws -> [BenchResult] {
+        let context = BenchContext(quick: true, inputsDirectory: FileManager.default.temporaryDirectory.path,
+                                   executable: "", peers: [], progress: ProgressReporter(isTerminal: false))
+        return try await LoaderScenario(subjects: subjects, plan: plan).run(context)
+    }
+
+    static func row(_ rows: [BenchResult], _ parameters: String, _ metric: String) throws -> BenchResult {
+        try #require(rows.first { $0.parameters == parameters && $0.metric == metric },
+                     "no row \(parameters) \(metric) in \(rows.map { "\($0.parameters) \($0.metric)" })")
+    }
+
+    @Test func aQuickRunHasEveryFigureBesideTheControlAndItsOverhead() async throws {
+        let rows = try await Self.run([FakeLoader.subject])
+        let base = "subject=fake-memory strategy=default size=64x48"
+        let network = try Self.row(rows, base + " source=network variant=loader", "time-to-pixels")
+        let control = try Self.row(rows, base + " source=network variant=raw-control", "time-to-pixels")
+        let overhead = try Self.row(rows, base + " source=network", ControlOverhead.metric)
+        #expect(network.samples.count == 2 && control.samples.count == 2)
+        #expect(overhead.samples == zip(network.samples, control.samples).map { $0 / $1 })
+
+        // The memory hit is set beside the control's network load: the control has no cache.
+        let memory = try Self.row(rows, base + " source=memory variant=loader", "time-to-pixels")
+        let memoryOverhead = try Self.row(rows, base + " source=memory", ControlOverhead.metric)
+        #expect(memory.samples.count == 2)
+        #expect(memoryOverhead.samples == zip(memory.samples, control.samples).map { $0 / $1 })
+
+        for crowd in [1, 3] {
+            let parameters = "subject=fake-memory identical-loads=\(crowd)"
+            let loader = try Self.row(rows, parameters + " variant=loader", "requests")
+            let controlRequests = try Self.row(rows, parameters + " variant=raw-control", "requests")
+            // The fake does not coalesce: one request per load, as the control.
+            #expect(loader.samples == [Double(crowd)] && controlRequests.samples == [Double(crowd)])
+            #expect(try Self.row(rows, parameters, ControlOverhead.metric).samples == [1])
+        }
+
+        for concurrency in [1, 2] {
+            let parameters = "subject=fake-memory images=4 concurrency=\(concurrency)"
+            let loader = try Self.row(rows, parameters + " variant=loader", "throughput")
+            let controlRate = try Self.row(rows, parameters + " variant=raw-control", "throughput")
+            #expect(loader.unit == "images/s" && loader.direction == .higherIsBetter && loader.samples.count == 2)
+            // Rates: the control's rate over the loader's, so above 1 still means the loader costs more.
+            #expect(try Self.row(rows, parameters, ControlOverhead.metric).samples
+                    == zip(loader.samples, controlRate.samples).map { $1 / $0 })
+        }
+        #expect(rows.allSatisfy { $0.scenario == "loader" })
+    }
+
+    @Test func aMissingCapabilityIsNotApplicableWithItsReason() async throws {
+        let rows = try await Self.run([FakeLoader.subject])
+        let base = "subject=fake-memory strategy=default size=64x48 source=disk"
+        for row in [try Self.row(rows, base + " variant=loader", "time-to-pixels"),
+                    try Self.row(rows, base, ControlOverhead.metric)] {
+            #expect(row.statistics == nil && row.samples.isEmpty)
+            #expect(row.skipped == "n/a: fake-memory declares no disk cache (.diskCache)")
+        }
+    }
+
+    @Test func aFailingSubjectBecomesASkippedRowAndTheNextStillRuns() async throws {
+        let broken = ConformanceSubject(name: "broken", capabilities: []) { _ in
+            throw CocoaError(.fileNoSuchFile)
+        }
+        let rows = try await Self.run([broken, FakeLoader.subject])
+        let skipped = try Self.row(rows, "subject=broken", "scenario")
+        #expect(skipped.skipped?.contains("broken: the adapter could not make a loader") == true, "\(skipped.skipped ?? "")")
+        #expect(rows.contains { $0.parameters.hasPrefix("subject=fake-memory") && $0.statistics != nil })
+    }
+
+    @Test func subjectsAreChosenByNameOrCommaListAndAnUnknownNameListsTheKnownOnes() throws {
+        let other = ConformanceSubject(name: "other", capabilities: []) { _ in FakeLoader() }
+        let all = [FakeLoader.subject, other]
+        #expect(try LoaderBench.select(["other,fake-memory"], from: all).map(\.name) == ["other", "fake-memory"])
+        #expect(try LoaderBench.select(["fake-memory"], from: all).map(\.name) == ["fake-memory"])
+        #expect(throws: LoaderBenchError.unknownSubject("nope", known: ["fake-memory", "other"])) {
+            try LoaderBench.select(["nope"], from: all)
+        }
+        #expect(LoaderBenchError.unknownSubject("nope", known: ["a", "b"]).description == "unknown subject nope; known: a, b")
+    }
+}
