@@ -7,7 +7,7 @@ SHELL := /bin/bash
 # resizes, the screen read back with its colours); without it they are skipped.
 # openssl: the private CA and certificates the nginx HTTPS tests make (TestCertificates);
 # without it those tests are skipped.
-APT_PACKAGES := pkg-config libpng-dev libjpeg-dev libwebp-dev zlib1g-dev nginx openssl gcc tmux
+APT_PACKAGES := pkg-config libpng-dev libdeflate-dev libjpeg-dev libwebp-dev zlib1g-dev nginx openssl gcc tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The release build has a build directory of its own: SwiftPM locks a build directory for the
 # whole of a command, so a release build in .build would make a `swift test` or `make docs`
@@ -207,7 +207,7 @@ mutants: deps
 # UBSan (Scripts/stream-check: every corpus image in many piece sizes, sizes, previews, prefixes,
 # invalid inputs, crafted PNG chunks; about 2 minutes). No Swift build needed.
 STREAM_CHECK_FLAGS := -O1 -g -fsanitize=address,undefined
-STREAM_CHECK_LIBS = $$(pkg-config --cflags --libs libjpeg libpng libwebp libwebpdemux libwebpmux zlib)
+STREAM_CHECK_LIBS = $$(pkg-config --cflags --libs libjpeg libpng libwebp libwebpdemux libwebpmux zlib libdeflate)
 .PHONY: stream-check
 stream-check: deps
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
@@ -216,6 +216,31 @@ stream-check: deps
 	cc $(STREAM_CHECK_FLAGS) -I Sources/CImagoCodecs/include -I Sources/CImagoCodecs Sources/CImagoCodecs/*.c \
 	  Scripts/stream-check/pngwebp_stream_check.c $(STREAM_CHECK_LIBS) -o $$tmp/pngwebp && \
 	$$tmp/jpeg Corpus && $$tmp/pngwebp Corpus
+
+# The PNG fast path (issue 27) against libpng alone, byte for byte, in plain C under ASan and UBSan
+# (Scripts/png-fast-check: every corpus PNG and invalid file, synthesised RGB/RGBA files with
+# every filter, zlib window and IDAT split, each mutated; about 15 s). PNG_FAST_DIRS: extra
+# directories of PNGs (e.g. a PngSuite checkout), default none.
+PNG_FAST_DIRS ?=
+PNG_FAST_SOURCES = -I Sources/CImagoCodecs/include -I Sources/CImagoCodecs Sources/CImagoCodecs/*.c
+.PHONY: png-fast-check png-fast-fuzz
+png-fast-check: deps
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cc $(STREAM_CHECK_FLAGS) $(PNG_FAST_SOURCES) Scripts/png-fast-check/png_fast_check.c $(STREAM_CHECK_LIBS) \
+	  -o $$tmp/check && $$tmp/check Corpus $(PNG_FAST_DIRS)
+
+# The same comparison under libFuzzer (the toolchain's clang, ASan): PNG_FAST_RUNS executions
+# (default 1000000; inputs up to 8 KiB, headers up to 16384 pixels, so a run takes minutes), corpus in Reports/fuzz/png-fast, seeded from Corpus/png and the check's
+# synthesised files; a mismatch aborts and leaves Reports/fuzz/png-fast-artifacts/crash-*.
+PNG_FAST_RUNS ?= 1000000
+png-fast-fuzz: deps
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; mkdir -p $(FUZZ_WORK)/png-fast $(FUZZ_WORK)/png-fast-artifacts; \
+	cc -O1 $(PNG_FAST_SOURCES) Scripts/png-fast-check/png_fast_check.c $(STREAM_CHECK_LIBS) -o $$tmp/check && \
+	mkdir $$tmp/seeds && $$tmp/check --seeds $$tmp/seeds && \
+	clang -O1 -g -fsanitize=fuzzer,address $(PNG_FAST_SOURCES) Scripts/png-fast-check/png_fast_fuzz.c $(STREAM_CHECK_LIBS) \
+	  -o $$tmp/fuzz && \
+	$$tmp/fuzz -runs=$(PNG_FAST_RUNS) -max_len=8192 -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_WORK)/png-fast-artifacts/ $(FUZZ_WORK)/png-fast Corpus/png $$tmp/seeds
 
 # --- Reliability (issue 6): fuzzing, sanitizers, soak ------------------------------------
 # The fuzz targets live in their own package (Fuzz/) so the main package carries no sanitizer

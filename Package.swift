@@ -54,6 +54,11 @@ let package = Package(
         .systemLibrary(
             name: "CLibWebPMux", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // libdeflate, the PNG fast path's whole-buffer inflate (about twice zlib's speed here);
+        // zlib stays for libpng, the push decoder and Content-Encoding.
+        .systemLibrary(
+            name: "CLibDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         // zlib, for a Content-Encoding a server sends although Imago asked for identity.
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
@@ -62,7 +67,7 @@ let package = Package(
         // setjmp/longjmp confined to C. Decoding only: what an app links.
         .target(
             name: "CImagoCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CZlib"]),
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CZlib", "CLibDeflate"]),
         // Test code in C: the encoders (corpus, test images) and the plain library decoders the
         // bench measures Imago against. Never linked by Imago or the conformance suite.
         .target(

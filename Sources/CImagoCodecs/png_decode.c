@@ -1,6 +1,7 @@
 /* PNG through libpng's row API. libpng longjmps to png_jmpbuf on errors; every entry point
  * below that calls libpng sets it up itself, so no jump ever crosses into Swift. */
 #include "imago_decode.h"
+#include "imago_png_fast.h"
 #include "imago_reader.h"
 #include "imago_resizer.h"
 #include "png_shared.h"
@@ -22,8 +23,19 @@ struct imago_png_decoder {
     int interlaced;
     int has_alpha;
     int passes;
+    int fast_candidate;    /* imago_png_fast_candidate's answer at open */
     imago_downsampling downsampling;   /* rows and resizer while scaling down */
 };
+
+/* What the header says about the fast path (imago_png_fast.h): worth trying on a memory input,
+ * 8-bit RGB/RGBA without tRNS (has_alpha on RGB means tRNS), not interlaced, unless
+ * IMAGO_PNG_FAST=0. The fast path re-checks all of it and declines what it does not take. */
+static int imago_png_fast_candidate(const imago_png_decoder *d, const imago_image_info *info) {
+    if (!imago_reader_is_memory(&d->reader) || d->interlaced || info->bit_depth != 8) return 0;
+    int rgb = info->color_model == IMAGO_COLOR_RGB && !info->has_alpha;
+    if (!rgb && info->color_model != IMAGO_COLOR_RGBA) return 0;
+    return imago_png_fast_mode_from_environment() != IMAGO_PNG_FAST_OFF;
+}
 
 static void imago_png_on_error(png_structp png, png_const_charp message) {
     imago_png_decoder *d = png_get_error_ptr(png);
@@ -50,6 +62,11 @@ static void imago_png_on_read(png_structp png, png_bytep dst, size_t length) {
 static void imago_png_fill_info(imago_png_decoder *d, imago_image_info *info) {
     imago_png_describe(d->png, d->info, info);
     d->has_alpha = info->has_alpha;
+    d->fast_candidate = imago_png_fast_candidate(d, info);
+    if (d->fast_candidate) {
+        int channels = info->color_model == IMAGO_COLOR_RGBA ? 4 : 3;
+        info->full_size_working_bytes = imago_png_fast_working_bytes(d->width, d->height, channels, d->reader.input->size);
+    }
 }
 
 imago_png_decoder *imago_png_open(const imago_input *input, imago_image_info *info, imago_error *err) {
@@ -122,6 +139,16 @@ imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_str
     if (out_w == 0 || out_h == 0 || out_w > d->width || out_h > d->height || out_stride < (size_t)out_w * 4) {
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "bad output geometry %ux%u", out_w, out_h);
         return IMAGO_ERR_INVALID_ARGUMENT;
+    }
+    if (d->fast_candidate && out_w == d->width && out_h == d->height) {
+        /* Declined leaves out untouched and libpng where png_read_info left it: carry on below. */
+        imago_png_fast_result fast = imago_png_fast_decode(d->reader.input->data, d->reader.input->size, out, out_stride,
+                                                           imago_png_fast_mode_from_environment(), control);
+        if (fast == IMAGO_PNG_FAST_DECODED) return IMAGO_OK;
+        if (fast == IMAGO_PNG_FAST_CANCELLED) {
+            imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");
+            return IMAGO_ERR_CANCELLED;
+        }
     }
     if (setjmp(png_jmpbuf(d->png))) {
         imago_downsampling_release(&d->downsampling);

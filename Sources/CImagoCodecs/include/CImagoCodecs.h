@@ -7,3 +7,4 @@
 #include "imago_heap.h"
 #include "imago_inflate.h"
 #include "imago_pixels.h"
+#include "imago_png_fast.h"

@@ -34,6 +34,10 @@ typedef struct imago_image_info {
      * libwebp's full-size ARGB buffer for lossless and a canvas for an animation's first frame.
      * The decode budget adds it to the output size before admitting the decode. */
     uint64_t working_bytes;
+    /* Working bytes added only when the image is decoded at full size: the PNG fast path's
+     * inflated rows and joined IDATs (imago_png_fast_working_bytes), which a reduced decode,
+     * going through libpng row by row, never allocates. 0 for everything else. */
+    uint64_t full_size_working_bytes;
 } imago_image_info;
 
 typedef struct imago_png_decoder imago_png_decoder;

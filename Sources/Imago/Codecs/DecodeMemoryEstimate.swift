@@ -14,6 +14,10 @@ import Foundation
 ///   lossless (4 bytes per pixel) and a canvas for an animation, a WebP file's whole bitstream;
 /// - an Adam7 PNG decoded smaller than stored: a full-size RGBA intermediate (4 bytes per pixel),
 ///   because its seven passes revisit every row;
+/// - a PNG decoded at full size from memory (8-bit RGB/RGBA, not interlaced): the fast path's
+///   joined IDATs, at most the file's size, two rows, and for RGBA its inflated rows,
+///   (1 + width × 4) × height (RGB rows are inflated into the output buffer itself)
+///   (`imago_image_info.full_size_working_bytes`);
 /// - orientation applied: a second output-sized buffer (the rotated copy);
 /// - rows: 64 bytes per stored column (row batches, libpng's rows, the resizer's accumulators).
 public struct DecodeMemoryEstimate: Sendable, Hashable {
@@ -42,6 +46,7 @@ public struct DecodeMemoryEstimate: Sendable, Hashable {
         let resizing = Self.product(size.width, size.height) < storedPixels
         var working = Self.sum(Int(clamping: info.working_bytes), Self.product(width, Self.rowBytesPerColumn))
         if format == .png && info.progressive != 0 && resizing { working = Self.sum(working, Self.product(storedPixels, 4)) }
+        if !resizing { working = Self.sum(working, Int(clamping: info.full_size_working_bytes)) }
         if orients { working = Self.sum(working, output) }
         outputBytes = output
         workingBytes = working

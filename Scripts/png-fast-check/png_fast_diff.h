@@ -1,0 +1,100 @@
+/* One differential comparison of the PNG fast path against libpng, shared by png_fast_check.c
+ * (corpus and synthesised files) and png_fast_fuzz.c (libFuzzer). The witness is the pull
+ * decoder with IMAGO_PNG_FAST=0, i.e. libpng alone. For one file:
+ * - the fast path itself (SIMD and scalar): when it decodes, libpng must succeed too and give
+ *   the same pixels byte for byte; when it declines an RGBA file, `out` must be untouched;
+ * - the pull decoder with the fast path on (the default): the same status as libpng and, on
+ *   success, the same pixels. */
+#ifndef PNG_FAST_DIFF_H
+#define PNG_FAST_DIFF_H
+#include "imago_decode.h"
+#include "imago_png_fast.h"
+
+#include <stdio.h>
+/* Larger headers are skipped (TOO_LARGE), as the fuzz targets' pixel limit does: libpng invents
+ * the rows a short file lacks, and a forged 16 MP header would make each case slow. */
+#ifndef PNG_FAST_DIFF_MAX_PIXELS
+#define PNG_FAST_DIFF_MAX_PIXELS (1u << 24)
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct png_fast_diff_stats {
+    long files, fast_decoded, fast_declined, libpng_ok, mismatches;
+} png_fast_diff_stats;
+
+/* Full-size decode through the pull decoder with IMAGO_PNG_FAST set to mode ("0" or NULL for
+ * the default). *pixels (malloc'd, width*4 stride) is set on success. */
+static imago_status png_fast_diff_pull(const uint8_t *data, size_t size, const char *mode, uint8_t **pixels,
+                                       uint32_t *w, uint32_t *h) {
+    if (mode) setenv("IMAGO_PNG_FAST", mode, 1); else unsetenv("IMAGO_PNG_FAST");
+    imago_input input = {data, size, -1};
+    imago_image_info info;
+    imago_error err;
+    *pixels = NULL;
+    imago_png_decoder *d = imago_png_open(&input, &info, &err);
+    if (d == NULL) return (imago_status)err.status;
+    if ((uint64_t)info.width * info.height > PNG_FAST_DIFF_MAX_PIXELS) {
+        imago_png_close(d);
+        return IMAGO_ERR_TOO_LARGE;
+    }
+    *w = info.width;
+    *h = info.height;
+    *pixels = malloc((size_t)info.width * info.height * 4);
+    imago_status status = *pixels ? imago_png_decode(d, *pixels, (size_t)info.width * 4, info.width, info.height, NULL, &err)
+                                  : IMAGO_ERR_NO_MEMORY;
+    imago_png_close(d);
+    if (status != IMAGO_OK) {
+        free(*pixels);
+        *pixels = NULL;
+    }
+    return status;
+}
+
+static void png_fast_diff_fail(png_fast_diff_stats *stats, const char *name, const char *what) {
+    stats->mismatches++;
+    if (stats->mismatches < 40) fprintf(stderr, "MISMATCH %s: %s\n", name, what);
+}
+
+static void png_fast_diff_one(const uint8_t *data, size_t size, const char *name, png_fast_diff_stats *stats) {
+    uint8_t *witness, *pixels;
+    uint32_t w = 0, h = 0, w2 = 0, h2 = 0;
+    stats->files++;
+    imago_status expected = png_fast_diff_pull(data, size, "0", &witness, &w, &h);
+    if (expected == IMAGO_OK) stats->libpng_ok++;
+    for (int m = 0; m < 2 && expected != IMAGO_ERR_TOO_LARGE; m++) {
+        imago_png_fast_mode mode = m == 0 ? IMAGO_PNG_FAST_SIMD : IMAGO_PNG_FAST_SCALAR;
+        /* The fast path reads its own header; size the buffer from libpng's or a small default. */
+        uint32_t fw = w ? w : 64, fh = h ? h : 64;
+        size_t bytes = (size_t)fw * fh * 4;
+        uint8_t *out = malloc(bytes);
+        memset(out, 0xa5, bytes);
+        imago_png_fast_result r = (w && h) ? imago_png_fast_decode(data, size, out, (size_t)fw * 4, mode, NULL)
+                                           : IMAGO_PNG_FAST_DECLINED;
+        if (r == IMAGO_PNG_FAST_DECODED) {
+            if (m == 0) stats->fast_decoded++;
+            if (expected != IMAGO_OK) png_fast_diff_fail(stats, name, "fast path decoded what libpng rejects");
+            else if (memcmp(out, witness, bytes) != 0) png_fast_diff_fail(stats, name, m ? "scalar pixels differ" : "SIMD pixels differ");
+        } else {
+            if (m == 0) stats->fast_declined++;
+            /* RGB is inflated in place, so only an RGBA file (IHDR colour type 6) keeps out as it was. */
+            int rgba = size > 25 && data[25] == 6;
+            for (size_t i = 0; rgba && i < bytes; i++) {
+                if (out[i] != 0xa5) { png_fast_diff_fail(stats, name, "declined but wrote into out"); break; }
+            }
+        }
+        free(out);
+    }
+    imago_status actual = png_fast_diff_pull(data, size, NULL, &pixels, &w2, &h2);
+    if (actual != expected) {
+        char what[96];
+        snprintf(what, sizeof what, "pull decoder status %d, libpng alone %d", actual, expected);
+        png_fast_diff_fail(stats, name, what);
+    } else if (actual == IMAGO_OK && memcmp(pixels, witness, (size_t)w * h * 4) != 0) {
+        png_fast_diff_fail(stats, name, "pull decoder pixels differ from libpng alone");
+    }
+    free(pixels);
+    free(witness);
+}
+
+#endif
