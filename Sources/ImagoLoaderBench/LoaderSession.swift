@@ -66,25 +66,39 @@ final class LoaderSession {
         for (_, latch) in started { _ = try await finish(latch, path: path) }
     }
 
-    /// Images per second loading every path through `loader`, `concurrency` at a time.
+    /// Images per second loading every path through `loader`, `concurrency` at a time: a slot
+    /// that frees starts the next load at once, as the control's task group does.
     func throughput(_ loader: any LoaderUnderTest, paths: [String], concurrency: Int) async throws -> Double {
+        guard !paths.isEmpty else { return 0 }
         let start = ContinuousClock.now
+        // Models in flight, by index: a model released mid-load may cancel it.
+        var running: [Int: any ModelUnderTest] = [:]
+        let (finished, continuation) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
         var next = 0
-        var running: [(latch: OutcomeLatch, path: String, model: any ModelUnderTest)] = []
         func startNext() {
-            let (model, latch) = prepare(loader, path: paths[next])
-            running.append((latch, paths[next], model))
+            let index = next, path = paths[index]
+            let (model, latch) = prepare(loader, path: path)
+            running[index] = model
             model.load()
+            Task {
+                do {
+                    _ = try await finish(latch, path: path)
+                    continuation.yield(.success(index))
+                } catch {
+                    continuation.yield(.failure(error))
+                }
+            }
             next += 1
         }
         while next < min(max(1, concurrency), paths.count) { startNext() }
-        // Oldest first: loads of equal size end in about the order they started, and a slot
-        // freed early waits at most one load's time to be refilled.
-        while !running.isEmpty {
-            let oldest = running.removeFirst()
-            _ = try await finish(oldest.latch, path: oldest.path)
+        var done = 0
+        for await result in finished {
+            running[try result.get()] = nil
+            done += 1
+            if done == paths.count { break }
             if next < paths.count { startNext() }
         }
+        continuation.finish()
         return Double(paths.count) / (ContinuousClock.now - start).seconds
     }
 

@@ -28,9 +28,10 @@ public final class BlogLoaderAdapter: LoaderUnderTest {
     public var queuedFetchCount: Int? { nil }
 }
 
-/// Publishes the model's phases in the suite's vocabulary.
+/// Publishes the model's phases in the suite's vocabulary. `OutcomeObserving` lets the loader
+/// bench (blog-bench) time the pixels being ready without the fingerprint `observe(_:)` computes.
 @MainActor
-public final class BlogModelAdapter: ModelUnderTest {
+public final class BlogModelAdapter: ModelUnderTest, OutcomeObserving {
     let model: ImageModel
 
     init(_ model: ImageModel) { self.model = model }
@@ -40,6 +41,19 @@ public final class BlogModelAdapter: ModelUnderTest {
     public func observe(_ observer: @escaping @Sendable (ObservedPhase) -> Void) {
         observer(phase)
         model.onPhaseChange { observer(Self.observed($0)) }
+    }
+
+    public func observeOutcome(_ observer: @escaping @Sendable (ObservedOutcome) -> Void) {
+        let report: (ImageModel.Phase) -> Void = { phase in
+            switch phase {
+            case .success(let image, let origin):
+                observer(.success(origin: Self.observed(origin), width: image.pixels.width, height: image.pixels.height))
+            case .failure(let error): observer(.failure(Self.observed(error)))
+            case .empty, .loading: break
+            }
+        }
+        report(model.phase)
+        model.onPhaseChange(report)
     }
 
     public func load() { model.load() }
