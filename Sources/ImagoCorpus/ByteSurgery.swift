@@ -1,6 +1,6 @@
 /// Structure-aware helpers for damaging files precisely: the invalid corpus must fail for the
 /// stated reason, so cuts and corruptions are placed by parsing the file, not by guessing.
-enum ByteSurgery {
+public enum ByteSurgery {
     /// A PNG chunk: `offset` is where its length field starts.
     struct PNGChunk {
         let offset: Int
@@ -44,7 +44,7 @@ enum ByteSurgery {
     }
 
     /// A complete PNG chunk (length, type, data, CRC).
-    static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    public static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         var chunk: [UInt8] = []
         appendBigEndian32(data.count, to: &chunk)
         let body = Array(type.utf8) + data
@@ -54,7 +54,7 @@ enum ByteSurgery {
     }
 
     /// CRC-32 (ISO 3309 / PNG / zlib polynomial 0xEDB88320), bitwise: the inputs are tiny.
-    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    public static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

@@ -1,5 +1,6 @@
 import CImagoCodecs
 import Foundation
+import ImagoCorpus
 import Testing
 @testable import Imago
 
@@ -70,7 +71,7 @@ import Testing
             file[8 + 25 + 8 + 2 + 3] ^= 0xFF   // NLEN of the first stored block no longer ~LEN
             let idat = 8 + 25
             let length = Int(file[idat]) << 24 | Int(file[idat + 1]) << 16 | Int(file[idat + 2]) << 8 | Int(file[idat + 3])
-            let crc = PNGFilteredFixture.bigEndian(PNGFilteredFixture.crc32(Array(file[(idat + 4)..<(idat + 8 + length)])))
+            let crc = PNGFilteredFixture.bigEndian(ByteSurgery.crc32(file[(idat + 4)..<(idat + 8 + length)]))
             file.replaceSubrange((idat + 8 + length)..<(idat + 12 + length), with: crc)
             return file
         }, error: ("corrupt", "stored")),

@@ -1,8 +1,11 @@
+import ImagoCorpus
+
 /// PNG files written by hand for the fast path's tests, independent of libpng and of the decoder:
 /// each row filtered with a chosen type (the PNG specification's forward filters), the filtered
-/// bytes kept in stored (uncompressed) deflate blocks, CRC-32 and Adler-32 computed here. So the
-/// expected pixels are the source samples themselves, and every filter type is exercised on
-/// purpose rather than when an encoder happens to pick it.
+/// bytes kept in stored (uncompressed) deflate blocks, Adler-32 computed here, chunks and their
+/// CRC-32 by the corpus's `ByteSurgery`. So the expected pixels are the source samples
+/// themselves, and every filter type is exercised on purpose rather than when an encoder happens
+/// to pick it.
 struct PNGFilteredFixture {
     let width: Int
     let height: Int
@@ -78,10 +81,7 @@ struct PNGFilteredFixture {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeAndData = Array(type.utf8) + data
-        return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(crc32(typeAndData))
-    }
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { ByteSurgery.pngChunk(type, data) }
 
     /// zlib (32 KiB window) around stored deflate blocks of at most 65535 bytes.
     static func storedZlib(_ data: [UInt8]) -> [UInt8] {
@@ -99,12 +99,4 @@ struct PNGFilteredFixture {
         return out + bigEndian(s2 << 16 | s1)
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 }
