@@ -127,8 +127,9 @@ final class MemoryPressureWatcher: @unchecked Sendable {
 
     private func run() {
         #if os(Linux)
-        threadID.store(systemThreadID(), ordering: .releasing)
+        // Named before its id is published: whoever finds the thread by id sees it named.
         _ = systemSetThreadName(pthread_self(), "imago-memwatch")
+        threadID.store(systemThreadID(), ordering: .releasing)
         #endif
         var bucketStart = ContinuousClock.now
         var wakeUpsInBucket = 0
