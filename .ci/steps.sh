@@ -4,7 +4,9 @@
 # whole under one lock (so two lanes' outputs never interleave), its time, and its exit status;
 # it returns the command's status. `run_lanes F G ...` runs each function as a lane in the
 # background (a lane stops at its first failing step; the others go on, so one run shows every
-# failure), prints the table of step times, and fails when any lane failed.
+# failure), prints the table of step times, and fails when any lane failed. A failed step's
+# failure lines (test failures, compiler errors, make errors) are printed again after the table:
+# CI keeps only the end of a long log, and a failure in the first lane to end is otherwise cut.
 
 CI_LOGS=${CI_LOGS:-.build-ci-logs}
 rm -rf "$CI_LOGS"
@@ -51,5 +53,17 @@ run_lanes() {
     echo "==> step times (lanes overlap; the total is wall time)"
     cat "$CI_LOGS/times"
     echo "total                $((SECONDS - CI_START)) s"
+    print_failures
     return $failed
+}
+
+# The lines that say why each failed step failed, at most 40 per step: XCTest's and
+# swift-testing's failures, compiler and linker errors, make's own error line.
+print_failures() {
+    local name
+    for name in $(awk '/FAILED/ { print $1 }' "$CI_LOGS/times"); do
+        echo "==> why $name failed (its failure lines; the whole log is printed above)"
+        grep -E "error:|: failed|✘|Test Case .* failed|FAIL|Fatal error|\*\*\* \[" "$CI_LOGS/$name.log" \
+            | grep -vE "with 0 failures|passed" | head -40 || true
+    done
 }
