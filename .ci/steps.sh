@@ -19,14 +19,22 @@ step() {
     shift
     local start=$SECONDS status=0
     echo "==> $name: started at +$((start - CI_START)) s ($*)"
-    "$@" > "$CI_LOGS/$name.log" 2>&1 || status=$?
+    # CPU time beside wall time: the lanes share two cores, so a step's wall time says as much
+    # about the other lane as about the step; its CPU seconds (all its processes) are its own.
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f "%U %S" -o "$CI_LOGS/$name.cpu" "$@" > "$CI_LOGS/$name.log" 2>&1 || status=$?
+    else
+        "$@" > "$CI_LOGS/$name.log" 2>&1 || status=$?
+    fi
     local elapsed=$((SECONDS - start))
+    local cpu
+    cpu=$(awk '/^[0-9.]+ [0-9.]+$/ { printf "%d", $1 + $2 }' "$CI_LOGS/$name.cpu" 2>/dev/null || true)
     (
         flock 9
         echo "==> $name: output"
         cat "$CI_LOGS/$name.log"
         echo "==> $name: exit $status after ${elapsed} s"
-        printf '%-20s %5d s  %s\n' "$name" "$elapsed" "$([ $status = 0 ] && echo ok || echo "FAILED ($status)")" >> "$CI_LOGS/times"
+        printf '%-20s %5d s  %6s  %s\n' "$name" "$elapsed" "${cpu:-?} cpu" "$([ $status = 0 ] && echo ok || echo "FAILED ($status)")" >> "$CI_LOGS/times"
     ) 9> "$CI_LOGS/.lock"
     return $status
 }
@@ -50,7 +58,7 @@ run_lanes() {
     for pid in "${pids[@]}"; do
         wait "$pid" || failed=1
     done
-    echo "==> step times (lanes overlap; the total is wall time)"
+    echo "==> step times: wall seconds, then CPU seconds (lanes overlap; the total is wall time)"
     cat "$CI_LOGS/times"
     echo "total                $((SECONDS - CI_START)) s"
     print_failures
