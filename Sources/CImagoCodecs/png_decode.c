@@ -23,18 +23,19 @@ struct imago_png_decoder {
     int interlaced;
     int has_alpha;
     int passes;
-    int fast_candidate;    /* imago_png_fast_candidate's answer at open */
+    imago_png_fast_mode fast_mode;   /* imago_png_fast_mode_at_open's answer: OFF, or how to try it */
     imago_downsampling downsampling;   /* rows and resizer while scaling down */
 };
 
 /* What the header says about the fast path (imago_png_fast.h): worth trying on a memory input,
  * 8-bit RGB/RGBA without tRNS (has_alpha on RGB means tRNS), not interlaced, unless
- * IMAGO_PNG_FAST=0. The fast path re-checks all of it and declines what it does not take. */
-static int imago_png_fast_candidate(const imago_png_decoder *d, const imago_image_info *info) {
-    if (!imago_reader_is_memory(&d->reader) || d->interlaced || info->bit_depth != 8) return 0;
+ * IMAGO_PNG_FAST=0. The fast path re-checks all of it and declines what it does not take. The
+ * environment is read here once: the decode uses the mode the working bytes were counted for. */
+static imago_png_fast_mode imago_png_fast_mode_at_open(const imago_png_decoder *d, const imago_image_info *info) {
+    if (!imago_reader_is_memory(&d->reader) || d->interlaced || info->bit_depth != 8) return IMAGO_PNG_FAST_OFF;
     int rgb = info->color_model == IMAGO_COLOR_RGB && !info->has_alpha;
-    if (!rgb && info->color_model != IMAGO_COLOR_RGBA) return 0;
-    return imago_png_fast_mode_from_environment() != IMAGO_PNG_FAST_OFF;
+    if (!rgb && info->color_model != IMAGO_COLOR_RGBA) return IMAGO_PNG_FAST_OFF;
+    return imago_png_fast_mode_from_environment();
 }
 
 static void imago_png_on_error(png_structp png, png_const_charp message) {
@@ -62,8 +63,8 @@ static void imago_png_on_read(png_structp png, png_bytep dst, size_t length) {
 static void imago_png_fill_info(imago_png_decoder *d, imago_image_info *info) {
     imago_png_describe(d->png, d->info, info);
     d->has_alpha = info->has_alpha;
-    d->fast_candidate = imago_png_fast_candidate(d, info);
-    if (d->fast_candidate) {
+    d->fast_mode = imago_png_fast_mode_at_open(d, info);
+    if (d->fast_mode != IMAGO_PNG_FAST_OFF) {
         int channels = info->color_model == IMAGO_COLOR_RGBA ? 4 : 3;
         info->full_size_working_bytes = imago_png_fast_working_bytes(d->width, d->height, channels, d->reader.input->size);
     }
@@ -140,10 +141,10 @@ imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_str
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "bad output geometry %ux%u", out_w, out_h);
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
-    if (d->fast_candidate && out_w == d->width && out_h == d->height) {
+    if (d->fast_mode != IMAGO_PNG_FAST_OFF && out_w == d->width && out_h == d->height) {
         /* Declined leaves out untouched and libpng where png_read_info left it: carry on below. */
         imago_png_fast_result fast = imago_png_fast_decode(d->reader.input->data, d->reader.input->size, out, out_stride,
-                                                           imago_png_fast_mode_from_environment(), control);
+                                                           d->fast_mode, control);
         if (fast == IMAGO_PNG_FAST_DECODED) return IMAGO_OK;
         if (fast == IMAGO_PNG_FAST_CANCELLED) {
             imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");

@@ -4,7 +4,8 @@ import ImagoConformance
 import ImagoTestServer
 
 /// One subject's measurements, in the order they run: time to pixels per fetch strategy
-/// (network, memory, disk), requests for crowds of identical loads, then throughput.
+/// (network, memory, disk), requests for crowds of identical loads, throughput, then resident
+/// memory (LoaderSubjectRun+Memory.swift).
 @MainActor
 struct LoaderSubjectRun {
     let session: LoaderSession
@@ -26,6 +27,7 @@ struct LoaderSubjectRun {
         for strategy in strategies { rows += try await timeToPixels(strategy: strategy) }
         rows += try await crowds()
         rows += try await throughput()
+        rows += try await memory()
         return rows
     }
 
