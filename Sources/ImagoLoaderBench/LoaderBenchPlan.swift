@@ -24,15 +24,6 @@ public struct LoaderBenchPlan: Sendable, Equatable {
     public var throughputImageSize: (width: Int, height: Int)
     /// How long one load may take before the subject's run ends with `timedOut`: 60 s.
     public var loadTimeout: Duration
-    /// Distinct images (the throughput images, the first ones) loaded while resident memory is
-    /// measured: 100 (quick: 20).
-    public var memoryImages: Int
-    /// Loads in flight while memory is measured: 8.
-    public var memoryConcurrency: Int
-    /// Memory rounds, loader and control alternating: 3 (quick: 1).
-    public var memoryRounds: Int
-    /// How long after a released loader's last load memory is read, so tasks it left can end: 200 ms.
-    public var releaseSettle: Duration
 
     /// The plan of a full run, or of `--quick`.
     public init(quick: Bool) {
@@ -46,16 +37,11 @@ public struct LoaderBenchPlan: Sendable, Equatable {
         timedImageSize = (1600, 1200)
         throughputImageSize = (640, 480)
         loadTimeout = .seconds(60)
-        memoryImages = quick ? 20 : 100
-        memoryConcurrency = 8
-        memoryRounds = quick ? 1 : 3
-        releaseSettle = .milliseconds(200)
     }
 
     /// Progress units of one subject offering `strategies` fetch strategies (one per round).
     func plannedUnits(strategies: Int) -> Int {
         strategies * (warmupRounds + timeRounds) + crowds.count * crowdRounds + concurrencies.count * throughputRounds
-            + memoryRounds
     }
 
     /// Every knob equal (written out: tuples are not `Equatable`).
@@ -64,7 +50,5 @@ public struct LoaderBenchPlan: Sendable, Equatable {
             && a.throughputImages == b.throughputImages && a.concurrencies == b.concurrencies
             && a.throughputRounds == b.throughputRounds && a.timedImageSize == b.timedImageSize
             && a.throughputImageSize == b.throughputImageSize && a.loadTimeout == b.loadTimeout
-            && a.memoryImages == b.memoryImages && a.memoryConcurrency == b.memoryConcurrency
-            && a.memoryRounds == b.memoryRounds && a.releaseSettle == b.releaseSettle
     }
 }

@@ -16,8 +16,7 @@ public struct LoaderScenario: BenchScenario {
     public let name = LoaderRows.scenario
     /// What the report says the scenario answers.
     public let question = "How long does an adapted loader take to pixels (network, memory, disk; per fetch strategy), "
-        + "how many requests do identical loads make, what throughput does it reach, how much resident memory does it "
-        + "take at its peak and keep once released, beside the raw control "
+        + "how many requests do identical loads make, and what throughput does it reach, beside the raw control "
         + "(AsyncHTTPClient into Imago's decoder, nothing in between) and as overhead over it (1.0: none)?"
 
     /// The loaders measured, one after another.

@@ -4,8 +4,7 @@ import ImagoConformance
 import ImagoTestServer
 
 /// One subject's measurements, in the order they run: time to pixels per fetch strategy
-/// (network, memory, disk), requests for crowds of identical loads, throughput, then resident
-/// memory (LoaderSubjectRun+Memory.swift).
+/// (network, memory, disk), requests for crowds of identical loads, then throughput.
 @MainActor
 struct LoaderSubjectRun {
     let session: LoaderSession
@@ -27,7 +26,6 @@ struct LoaderSubjectRun {
         for strategy in strategies { rows += try await timeToPixels(strategy: strategy) }
         rows += try await crowds()
         rows += try await throughput()
-        rows += try await memory()
         return rows
     }
 

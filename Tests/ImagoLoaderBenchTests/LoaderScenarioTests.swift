@@ -19,8 +19,6 @@ import Testing
         plan.timedImageSize = (64, 48)
         plan.throughputImageSize = (32, 24)
         plan.loadTimeout = .seconds(30)
-        plan.memoryImages = 3
-        plan.memoryRounds = 2
         return plan
     }()
 
@@ -69,29 +67,6 @@ import Testing
                     == zip(loader.samples, controlRate.samples).map { $1 / $0 })
         }
         #expect(rows.allSatisfy { $0.scenario == "loader" })
-    }
-
-    @Test func residentMemoryIsMeasuredBesideTheControlOrSaidToBeUnavailable() async throws {
-        let rows = try await Self.run([FakeLoader.subject])
-        let parameters = "subject=fake-memory images=3 concurrency=8 size=32x24"
-        let peak = try Self.row(rows, parameters + " variant=loader", "peak-rss-growth")
-        let held = try Self.row(rows, parameters + " variant=loader", "held-after")
-        guard ProcessMemory.peakResidentBytes() != nil, ProcessMemory.resetPeak() else {
-            #expect(peak.skipped?.hasPrefix("n/a: this system does not report") == true, "\(peak.skipped ?? "")")
-            #expect(held.skipped?.hasPrefix("n/a: this system does not report") == true, "\(held.skipped ?? "")")
-            return
-        }
-        let controlPeak = try Self.row(rows, parameters + " variant=raw-control", "peak-rss-growth")
-        let controlHeld = try Self.row(rows, parameters + " variant=raw-control", "held-after")
-        for row in [peak, held, controlPeak, controlHeld] {
-            #expect(row.unit == "MiB" && row.direction == .lowerIsBetter && row.samples.count == 2, "\(row)")
-        }
-        // A peak is never below the start: growth is at least zero on both sides.
-        #expect(peak.samples.allSatisfy { $0 >= 0 } && controlPeak.samples.allSatisfy { $0 >= 0 })
-        // One overhead row, the peak's: what stays is near zero on both sides, and no ratio is made of it.
-        #expect(rows.filter { $0.parameters == parameters && $0.metric == ControlOverhead.metric }.count == 1)
-        let overhead = try Self.row(rows, parameters, ControlOverhead.metric)
-        #expect(overhead.samples == ControlOverhead.ratios(pipelineTimes: peak.samples, controlTimes: controlPeak.samples))
     }
 
     @Test func aMissingCapabilityIsNotApplicableWithItsReason() async throws {
