@@ -61,6 +61,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The loader scenario measures memory in fresh copies of this process: such a copy
+        // measures, prints and exits here, before any scenario runs.
+        if !subjects.isEmpty { await LoaderBench.serveMemoryProbe(subjects: ConformCommand.allSubjects) }
         // A peer's warm interpreter that dies (a crash in its library) must cost that peer's rows
         // (the write to its stdin fails with EPIPE and the rows say so), not the whole run.
         signal(SIGPIPE, SIG_IGN)

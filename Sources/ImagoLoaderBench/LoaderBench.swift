@@ -20,15 +20,34 @@ public enum LoaderBench {
     /// Measures `subjects` and writes `<reports>/<UTC timestamp>/` (results.csv, samples.csv,
     /// report.md, report.html, charts), re-pointing `<reports>/latest` at it. `quick` (default
     /// false) is the short plan (`LoaderBenchPlan(quick: true)`); `plan` (default nil) overrides it.
+    ///
+    /// Memory is measured in fresh processes: this executable started again with the same
+    /// arguments, where this call measures and exits before anything else (`serveMemoryProbe`),
+    /// so call it before other work with side effects.
     @discardableResult
     public static func run(_ subjects: [ConformanceSubject], quick: Bool = false, plan: LoaderBenchPlan? = nil,
                            reports: URL) async throws -> Run {
+        await serveMemoryProbe(subjects: subjects)
         let context = BenchContext(quick: quick, inputsDirectory: FileManager.default.temporaryDirectory.path,
-                                   executable: CommandLine.arguments[0], peers: [], progress: ProgressReporter())
+                                   executable: executablePath, peers: [], progress: ProgressReporter())
         let runner = BenchRunner(context: context, scenarios: [LoaderScenario(subjects: subjects, plan: plan)],
                                  root: reports)
         let directory = try await runner.run()
         return Run(directory: directory, results: try RunReader.load(directory.path))
+    }
+
+    /// When this process was started by the loader bench to measure memory (a fresh copy of the
+    /// bench's executable, `IMAGO_LOADER_MEMORY_PROBE` in its environment), measures it among
+    /// `subjects`, prints the reading and exits; otherwise returns at once. `run` calls it first;
+    /// an entry point that runs `LoaderScenario` itself (`imago bench`) calls it before anything else.
+    @MainActor
+    public static func serveMemoryProbe(subjects: [ConformanceSubject]) async {
+        await LoaderMemoryProbe.serveIfRequested(subjects: subjects)
+    }
+
+    /// This executable's path (/proc/self/exe where there is one: the first argument may be relative).
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// The subjects of `available` called `names` (comma-separated lists allowed), in the order

@@ -13,6 +13,10 @@ public enum LoaderBenchError: Error, CustomStringConvertible, Sendable, Equatabl
     case timedOut(subject: String, path: String, after: Duration)
     /// The raw control could not load an image the loader is measured on.
     case controlFailed(path: String, reason: String)
+    /// A memory probe's child process failed (`side`: loader or control) or printed no reading.
+    case memoryProbeFailed(subject: String, side: String, reason: String)
+    /// This process was started for a memory probe whose description it cannot read.
+    case memoryProbeUnreadable
 
     /// One line naming the subject (or the control), what failed and why.
     public var description: String {
@@ -27,6 +31,11 @@ public enum LoaderBenchError: Error, CustomStringConvertible, Sendable, Equatabl
             "\(subject): loading \(path) published no success or failure within \(after)"
         case .controlFailed(let path, let reason):
             "raw control: loading \(path) failed: \(reason)"
+        case .memoryProbeFailed(let subject, let side, let reason):
+            "\(subject): measuring the \(side)'s memory in a fresh process failed: \(reason)"
+        case .memoryProbeUnreadable:
+            "this process was started to measure memory (\(LoaderMemoryProbe.environmentVariable)) but cannot read "
+                + "the probe: start it with the bench's own arguments and environment"
         }
     }
 }

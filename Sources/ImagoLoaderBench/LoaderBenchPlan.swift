@@ -24,6 +24,13 @@ public struct LoaderBenchPlan: Sendable, Equatable {
     public var throughputImageSize: (width: Int, height: Int)
     /// How long one load may take before the subject's run ends with `timedOut`: 60 s.
     public var loadTimeout: Duration
+    /// Distinct images (the throughput images, the first ones) loaded while resident memory is
+    /// measured: 100 (quick: 20).
+    public var memoryImages: Int
+    /// Loads in flight while memory is measured: 8.
+    public var memoryConcurrency: Int
+    /// Memory rounds, loader and control alternating: 3 (quick: 1).
+    public var memoryRounds: Int
 
     /// The plan of a full run, or of `--quick`.
     public init(quick: Bool) {
@@ -37,11 +44,15 @@ public struct LoaderBenchPlan: Sendable, Equatable {
         timedImageSize = (1600, 1200)
         throughputImageSize = (640, 480)
         loadTimeout = .seconds(60)
+        memoryImages = quick ? 20 : 100
+        memoryConcurrency = 8
+        memoryRounds = quick ? 1 : 3
     }
 
     /// Progress units of one subject offering `strategies` fetch strategies (one per round).
     func plannedUnits(strategies: Int) -> Int {
         strategies * (warmupRounds + timeRounds) + crowds.count * crowdRounds + concurrencies.count * throughputRounds
+            + memoryRounds
     }
 
     /// Every knob equal (written out: tuples are not `Equatable`).
@@ -50,5 +61,7 @@ public struct LoaderBenchPlan: Sendable, Equatable {
             && a.throughputImages == b.throughputImages && a.concurrencies == b.concurrencies
             && a.throughputRounds == b.throughputRounds && a.timedImageSize == b.timedImageSize
             && a.throughputImageSize == b.throughputImageSize && a.loadTimeout == b.loadTimeout
+            && a.memoryImages == b.memoryImages && a.memoryConcurrency == b.memoryConcurrency
+            && a.memoryRounds == b.memoryRounds
     }
 }

@@ -10,9 +10,11 @@ enum LoaderRows {
 
     /// A figure of the loader and of the control, measured round by round, and one overhead
     /// ratio per round: loader time / control time (for rates, control rate / loader rate, so a
-    /// ratio above 1 always means the loader costs more).
+    /// ratio above 1 always means the loader costs more). `includeControl` (default true) adds the
+    /// control's row, `includeOverhead` (default true) the ratios' row.
     static func compared(_ parameters: String, metric: String, unit: String, direction: MetricDirection,
-                         loader: [Double], control: [Double], includeControl: Bool = true) -> [BenchResult] {
+                         loader: [Double], control: [Double], includeControl: Bool = true,
+                         includeOverhead: Bool = true) -> [BenchResult] {
         let ratios = direction == .lowerIsBetter
             ? ControlOverhead.ratios(pipelineTimes: loader, controlTimes: control)
             : ControlOverhead.ratios(pipelineRates: loader, controlRates: control)
@@ -20,8 +22,8 @@ enum LoaderRows {
                             unit: unit, direction: direction, samples: loader)]
             + (includeControl ? [BenchResult(scenario: scenario, parameters: parameters + " variant=\(controlVariant)",
                                              metric: metric, unit: unit, direction: direction, samples: control)] : [])
-            + [BenchResult(scenario: scenario, parameters: parameters, metric: ControlOverhead.metric, unit: "ratio",
-                           direction: .lowerIsBetter, samples: ratios)]
+            + (includeOverhead ? [BenchResult(scenario: scenario, parameters: parameters, metric: ControlOverhead.metric,
+                                              unit: "ratio", direction: .lowerIsBetter, samples: ratios)] : [])
     }
 
     /// The loader's row and its overhead row, both "n/a: `reason`": never a made-up number.

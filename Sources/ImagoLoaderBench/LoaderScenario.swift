@@ -16,7 +16,8 @@ public struct LoaderScenario: BenchScenario {
     public let name = LoaderRows.scenario
     /// What the report says the scenario answers.
     public let question = "How long does an adapted loader take to pixels (network, memory, disk; per fetch strategy), "
-        + "how many requests do identical loads make, and what throughput does it reach, beside the raw control "
+        + "how many requests do identical loads make, what throughput does it reach, how much resident memory does it "
+        + "take at its peak and keep once released, beside the raw control "
         + "(AsyncHTTPClient into Imago's decoder, nothing in between) and as overhead over it (1.0: none)?"
 
     /// The loaders measured, one after another.
@@ -52,7 +53,8 @@ public struct LoaderScenario: BenchScenario {
         for subject in subjects {
             do {
                 rows += try await Self.measure(subject, plan: plan, server: server, scratch: scratch.url,
-                                               timedImage: timed, throughputPaths: paths, progress: context.progress)
+                                               timedImage: timed, throughputPaths: paths, progress: context.progress,
+                                               executable: context.executable)
             } catch {
                 context.progress.log("loader: \(error)")
                 rows.append(BenchResult(scenario: name, parameters: "subject=\(subject.name)", metric: "scenario", unit: "",
@@ -66,12 +68,17 @@ public struct LoaderScenario: BenchScenario {
     @MainActor
     static func measure(_ subject: ConformanceSubject, plan: LoaderBenchPlan, server: TestServer, scratch: URL,
                         timedImage: [UInt8], throughputPaths: [String],
-                        progress: ProgressReporter) async throws -> [BenchResult] {
+                        progress: ProgressReporter, executable: String) async throws -> [BenchResult] {
         let directory = scratch.appendingPathComponent(subject.name, isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let session = LoaderSession(subject: subject, server: server, scratch: directory, timeout: plan.loadTimeout)
-        let run = LoaderSubjectRun(session: session, plan: plan, control: RawControl(), progress: progress,
-                                   timedImage: timedImage, throughputPaths: throughputPaths)
+        let session = LoaderSession(subject: subject, url: { server.url(for: $0) }, scratch: directory,
+                                    timeout: plan.loadTimeout)
+        let run = LoaderSubjectRun(session: session, server: server, plan: plan, control: RawControl(), progress: progress,
+                                   timedImage: timedImage, throughputPaths: throughputPaths,
+                                   // The child is this executable with the same arguments: its entry point
+                                   // hands over to the probe before anything else (LoaderBench.serveMemoryProbe).
+                                   probeCommand: executable.isEmpty ? nil
+                                       : (executable, Array(CommandLine.arguments.dropFirst())))
         let rows = try await run.rows()
         if !session.timedPixelsReadyOnly {
             progress.log("loader: \(subject.name): timed through observe(_:), the adapter's phase conversion included "

@@ -2,13 +2,14 @@ import Foundation
 import ImagoConformance
 import ImagoTestServer
 
-/// Drives one subject's loaders against the bench's local server: makes loaders from fresh or
+/// Drives one subject's loaders against a server: makes loaders from fresh or
 /// shared contexts, times single loads to pixels, starts crowds of identical loads and runs
 /// throughput. Every call is on the main actor, where `LoaderUnderTest` lives.
 @MainActor
 final class LoaderSession {
     let subject: ConformanceSubject
-    let server: TestServer
+    /// The URL a path is served at (the bench's local server; a memory probe's child gets whole URLs).
+    let url: @Sendable (String) -> URL
     /// Where this session's cache and temporary directories go (removed by the owner).
     let scratch: URL
     /// How long one load may take (`LoaderBenchPlan.loadTimeout`).
@@ -16,9 +17,9 @@ final class LoaderSession {
     /// False once a model was timed through `observe(_:)` (its adapter's conversion included).
     private(set) var timedPixelsReadyOnly = true
 
-    init(subject: ConformanceSubject, server: TestServer, scratch: URL, timeout: Duration) {
+    init(subject: ConformanceSubject, url: @escaping @Sendable (String) -> URL, scratch: URL, timeout: Duration) {
         self.subject = subject
-        self.server = server
+        self.url = url
         self.scratch = scratch
         self.timeout = timeout
     }
@@ -104,7 +105,7 @@ final class LoaderSession {
 
     /// A new model for `path`, already reporting its end to a latch.
     private func prepare(_ loader: any LoaderUnderTest, path: String) -> (any ModelUnderTest, OutcomeLatch) {
-        let model = loader.makeModel(source: ConformanceSource(url: server.url(for: path)))
+        let model = loader.makeModel(source: ConformanceSource(url: url(path)))
         let latch = OutcomeLatch()
         if !model.timesPixelsReady { timedPixelsReadyOnly = false }
         model.report(to: latch, subject: subject.name, path: path)

@@ -4,10 +4,13 @@ import ImagoConformance
 import ImagoTestServer
 
 /// One subject's measurements, in the order they run: time to pixels per fetch strategy
-/// (network, memory, disk), requests for crowds of identical loads, then throughput.
+/// (network, memory, disk), requests for crowds of identical loads, throughput, then resident
+/// memory (LoaderSubjectRun+Memory.swift).
 @MainActor
 struct LoaderSubjectRun {
     let session: LoaderSession
+    /// The bench's local server: routes, and the requests it counted.
+    let server: TestServer
     let plan: LoaderBenchPlan
     let control: RawControl
     let progress: ProgressReporter
@@ -15,9 +18,10 @@ struct LoaderSubjectRun {
     let timedImage: [UInt8]
     /// The throughput scenario's distinct images, served at `throughputPaths`.
     let throughputPaths: [String]
+    /// How to start this executable again for a memory probe (nil: memory is not measured).
+    let probeCommand: (executable: String, arguments: [String])?
 
     var subject: ConformanceSubject { session.subject }
-    var server: TestServer { session.server }
 
     func rows() async throws -> [BenchResult] {
         let strategies: [LoaderContext.FetchStrategy?] = subject.capabilities.fetchStrategies.isEmpty
@@ -26,6 +30,7 @@ struct LoaderSubjectRun {
         for strategy in strategies { rows += try await timeToPixels(strategy: strategy) }
         rows += try await crowds()
         rows += try await throughput()
+        rows += try await memory()
         return rows
     }
 

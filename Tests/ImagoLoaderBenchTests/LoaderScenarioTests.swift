@@ -19,6 +19,8 @@ import Testing
         plan.timedImageSize = (64, 48)
         plan.throughputImageSize = (32, 24)
         plan.loadTimeout = .seconds(30)
+        // No memory probes: they start the bench's executable again, and a test's is the test runner.
+        plan.memoryRounds = 0
         return plan
     }()
 
@@ -67,6 +69,21 @@ import Testing
                     == zip(loader.samples, controlRate.samples).map { $1 / $0 })
         }
         #expect(rows.allSatisfy { $0.scenario == "loader" })
+    }
+
+    @Test func memoryWithoutAnExecutableToStartAgainIsNotApplicable() async throws {
+        var plan = Self.plan
+        plan.memoryRounds = 1
+        plan.memoryImages = 2
+        let context = BenchContext(quick: true, inputsDirectory: FileManager.default.temporaryDirectory.path,
+                                   executable: "", peers: [], progress: ProgressReporter(isTerminal: false))
+        let rows = try await LoaderScenario(subjects: [FakeLoader.subject], plan: plan).run(context)
+        let parameters = "subject=fake-memory images=2 concurrency=8 size=32x24"
+        for metric in ["peak-rss-growth", "held-after"] {
+            let row = try Self.row(rows, parameters + " variant=loader", metric)
+            #expect(row.skipped?.hasPrefix("n/a: no executable to measure memory in a fresh process") == true,
+                    "\(row.skipped ?? "")")
+        }
     }
 
     @Test func aMissingCapabilityIsNotApplicableWithItsReason() async throws {

@@ -15,4 +15,10 @@ imago_status imago_reference_webp(const uint8_t *data, size_t size, uint8_t *out
  * there is no mallinfo2), for the bench's "heap still held after a scenario" figure. */
 size_t imago_reference_heap_in_use(void);
 
+/* From now on, every malloc of at least `bytes` is mapped on its own and unmapped when freed
+ * (glibc mallopt(M_MMAP_THRESHOLD), which also stops glibc raising the threshold after each
+ * large free). Without it, a freed 1 MiB buffer joins the top of its thread's arena, which
+ * malloc_trim does not give back, and the resident size keeps it. 0 where not available. */
+int imago_reference_heap_map_from(size_t bytes);
+
 #endif

@@ -9,6 +9,9 @@ size_t imago_reference_heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return info.uordblks;
 }
+
+int imago_reference_heap_map_from(size_t bytes) { return mallopt(M_MMAP_THRESHOLD, (int)bytes); }
 #else
 size_t imago_reference_heap_in_use(void) { return 0; }
+int imago_reference_heap_map_from(size_t bytes) { (void)bytes; return 0; }
 #endif

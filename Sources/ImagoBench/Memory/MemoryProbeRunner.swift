@@ -12,33 +12,25 @@ public enum MemoryProbeRunner {
         // (Foundation's first file read, the decoder tables) is not charged to the probe.
         _ = ProcessMemory.residentBytes()
         if case .fetch(let url, _, _, let transport, _) = probe { await warmUpNetworking(url, transport: transport) }
-        let before = ProcessMemory.residentBytes() ?? 0
-        let mallocBefore = ProcessMemory.mallocInUseBytes()
-        let buffersBefore = PixelMemory.liveBufferCount
-        let reset = ProcessMemory.resetPeak()
+        let meter = ResidentMeter(releasingKeptMemory: false)
         let start = ContinuousClock.now
         let owner = ReleaseWatch(start: start)
         let decodedBytes = try await perform(probe, owner: owner)
         let elapsed = ContinuousClock.now - start
-        let peak = ProcessMemory.peakResidentBytes() ?? 0
+        let peak = meter.peakBytes()
         // Wait for the things themselves, not for a moment to pass: the pipeline object, then
-        // every pixel buffer the probe created. Whichever thread drops the last reference frees
-        // them, possibly a moment after the result was delivered; reading memory before that
-        // counted images about to be freed (held-after varied from 5 to 394 MiB between runs
-        // of one probe on a loaded machine).
+        // every pixel buffer the probe created (the meter's finish). Whichever thread drops the
+        // last reference frees them, possibly a moment after the result was delivered; reading
+        // memory before that counted images about to be freed (held-after varied from 5 to 394
+        // MiB between runs of one probe on a loaded machine).
         let released = await owner.waitForRelease()
-        let imagesReleased = await ReleaseWatch.waitUntil { PixelMemory.liveBufferCount <= buffersBefore }
-        PixelMemory.trim()
-        // Freed heap that glibc keeps cached is the allocator's, not the scenario's: hand it
-        // back so "held" means still allocated (malloc-held counts small leaks that hide here).
-        ProcessMemory.trimHeap()
-        let after = ProcessMemory.residentBytes() ?? 0
-        let mallocAfter = ProcessMemory.mallocInUseBytes()
+        let (after, mallocAfter, imagesReleased) = await meter.finish()
+        let before = meter.beforeBytes
         let (seconds, attoseconds) = elapsed.components
         return MemoryProbeResult(
             milliseconds: Double(seconds) * 1000 + Double(attoseconds) / 1e15,
             peakGrowthBytes: peak - before, peakResidentBytes: peak, heldAfterBytes: after - before,
-            mallocHeldBytes: mallocAfter - mallocBefore, decodedBytes: decodedBytes, peakWasReset: reset,
+            mallocHeldBytes: mallocAfter - meter.mallocBeforeBytes, decodedBytes: decodedBytes, peakWasReset: meter.peakWasReset,
             ownerReleased: released, imagesReleased: imagesReleased, firstPreviewMilliseconds: owner.firstPreview.map { $0.seconds * 1000 })
     }
 
@@ -117,16 +109,7 @@ final class ReleaseWatch: @unchecked Sendable {   // written once by the probe b
     /// Waits until the watched object is gone; false when it is still alive after 5 s, i.e.
     /// leaked.
     func waitForRelease() async -> Bool {
-        await Self.waitUntil { self.object == nil }
-    }
-
-    /// Polls `condition` each millisecond for at most 5 s; whether it became true.
-    static func waitUntil(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<5000 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
+        await ResidentMeter.waitUntil { self.object == nil }
     }
 }
 

@@ -34,6 +34,16 @@ public enum ProcessMemory {
         Int(imago_reference_heap_in_use())
     }
 
+    /// From now on, for the whole process, every malloc of at least `bytes` is mapped on its own
+    /// and returned to the kernel when freed (glibc `mallopt(M_MMAP_THRESHOLD)`). Without it a
+    /// freed buffer of a few MiB joins the top of its thread's arena, which `trimHeap()` does not
+    /// give back, so "held after" would count memory nothing holds. For a process that only
+    /// measures memory: mapping each buffer costs time. False off glibc.
+    @discardableResult
+    public static func mapLargeAllocations(from bytes: Int) -> Bool {
+        imago_reference_heap_map_from(bytes) != 0
+    }
+
     /// Returns freed malloc memory to the kernel (glibc `malloc_trim(0)`; nothing off glibc).
     public static func trimHeap() {
         _ = imago_heap_trim()

@@ -56,6 +56,15 @@ public struct RawControl: Sendable {
         return sizes
     }
 
+    /// Readies the client and its event loops with one tiny request to `url` (the first byte, by
+    /// Range), so a measurement that starts after it does not charge their set-up to the loads.
+    public func warmUp(_ url: URL) async throws {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Range", value: "bytes=0-0")
+        let response = try await client.execute(request, timeout: .seconds(60))
+        _ = try await response.body.collect(upTo: maxBodySize)
+    }
+
     /// Fetches one image's bytes into memory and decodes them: the time to pixels of one load.
     public func load(_ url: URL) async throws -> DecodedImage {
         let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
