@@ -16,17 +16,23 @@ final class Payload: Sendable {
     /// What the disk cache did with the response (nil without a disk cache).
     let diskCache: DiskCacheOutcome?
     private let ownsFile: Bool
+    /// An open descriptor of the file `storage` names (by `/proc/self/fd/N`), closed with the
+    /// last reference (nil: none; see `DiskStage.pin`).
+    private let descriptor: Int32?
 
-    init(storage: Storage, diskKey: String?, origin: ImageOrigin, ownsFile: Bool, diskCache: DiskCacheOutcome? = nil) {
+    init(storage: Storage, diskKey: String?, origin: ImageOrigin, ownsFile: Bool, diskCache: DiskCacheOutcome? = nil,
+         descriptor: Int32? = nil) {
         self.storage = storage
         self.diskKey = diskKey
         self.origin = origin
         self.ownsFile = ownsFile
         self.diskCache = diskCache
+        self.descriptor = descriptor
     }
 
     deinit {
         if ownsFile, case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
+        if let descriptor { close(descriptor) }
     }
 
     /// What the first bytes declare, judged before anything is stored (DISK-3).
