@@ -19,7 +19,10 @@ final class PartialFileLock: Sendable {
     /// unlocking, and a lock on that removed file would be no lock.
     init?(path: String, locking: any PartialDownloadLocking = FlockPartialDownloadLocking()) {
         for _ in 0..<3 {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            // 0644 (before the umask), as every disk cache file: a download to file becomes the
+            // cache's entry by a rename, and its mode stays (it was 0600, the other strategies'
+            // entries 0644).
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return nil }
             guard locking.tryLock(fd) else {
                 close(fd)
