@@ -14,10 +14,11 @@ import Darwin
 /// one file, so that `Entry.url` is a plain file a decoder can stream directly.
 ///
 /// Atomic publish (DISK-1, DISK-2): payload and sidecar are each written to a `.tmp-<uuid>` file
-/// in the same directory, fsync'd, then, under the directory lock, the old payload is removed,
-/// the sidecar renamed into place, and the payload renamed into place last. A payload therefore
-/// becomes visible only whole and only with its complete sidecar; the sidecar records the
-/// payload's inode and size, so an old payload can never pass for a new sidecar's. Two writers of
+/// in the same directory (the payload fsync'd), then, under the directory lock, the old payload
+/// is removed, the sidecar renamed into place, and the payload renamed into place last. A payload
+/// therefore becomes visible only whole and only after its sidecar; the sidecar records the
+/// payload's inode and size, so an old payload can never pass for a new sidecar's, and a sidecar
+/// that a power loss left incomplete makes its entry a miss. Two writers of
 /// one key (threads or processes) publish one after the other: last writer wins, never a mix.
 /// A crash leaves at worst a temporary file or an orphan sidecar, removed by the next sweep.
 ///
@@ -40,8 +41,8 @@ public final class DiskCache: Sendable {
         /// A store runs a full sweep (validating every entry) when the last one is older than
         /// this (default 1 hour). `init` always sweeps.
         public var sweepInterval: Duration
-        /// fsync each temporary file before publishing it (default true), so a crash cannot
-        /// leave a visible entry whose blocks never reached the disk.
+        /// fsync each payload before publishing it (default true), so a crash cannot leave a
+        /// visible entry whose blocks never reached the disk.
         public var synchronizesWrites: Bool
         /// The clock for the cache's own bookkeeping: `storedAt`, recorded access times (which
         /// entry is evicted first) and the age of temporary files in sweeps (default
