@@ -6,7 +6,8 @@ extension LoaderSubjectRun {
     /// loading the same images, each in a fresh process (`LoaderMemoryProbe`): the peak growth
     /// over the resident size before the loads, and what is still resident once the loader (its
     /// models, its caches) is released. Rounds alternate loader and control; none without an
-    /// executable to start again (rows "n/a" then), none at all when `plan.memoryRounds` is 0.
+    /// executable to start again (rows "n/a" then), none at all when `plan.memoryRounds` is 0. A
+    /// probe that fails makes the two memory rows skipped with its error, not the subject's run.
     func memory() async throws -> [BenchResult] {
         guard plan.memoryRounds > 0 else { return [] }
         let paths = Array(throughputPaths.prefix(plan.memoryImages))
@@ -18,6 +19,20 @@ extension LoaderSubjectRun {
                 LoaderRows.notApplicable(parameters, metric: $0, unit: "MiB", direction: .lowerIsBetter, reason: reason)
             }
         }
+        do {
+            return try await memory(paths: paths, parameters: parameters, command: probeCommand)
+        } catch {
+            // The memory rows say why; the subject's other rows stand.
+            progress.log("loader: \(error)")
+            return ["peak-rss-growth", "held-after"].map {
+                BenchResult(scenario: LoaderRows.scenario, parameters: parameters + " variant=\(LoaderRows.loaderVariant)",
+                            metric: $0, unit: "MiB", direction: .lowerIsBetter, skipped: "\(error)")
+            }
+        }
+    }
+
+    private func memory(paths: [String], parameters: String,
+                        command probeCommand: (executable: String, arguments: [String])) async throws -> [BenchResult] {
         var peak: [LoaderMemoryProbe.Side: [Double]] = [:], held: [LoaderMemoryProbe.Side: [Double]] = [:]
         for _ in 0..<plan.memoryRounds {
             for side in [LoaderMemoryProbe.Side.loader, .control] {

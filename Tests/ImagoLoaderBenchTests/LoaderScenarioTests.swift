@@ -86,6 +86,24 @@ import Testing
         }
     }
 
+    @Test func aMemoryProbeThatFailsSkipsTheMemoryRowsOnly() async throws {
+        var plan = Self.plan
+        plan.memoryRounds = 1
+        plan.memoryImages = 2
+        // An executable that exits 1 at once, whatever it is given: every probe fails.
+        let context = BenchContext(quick: true, inputsDirectory: FileManager.default.temporaryDirectory.path,
+                                   executable: "/bin/false", peers: [], progress: ProgressReporter(isTerminal: false))
+        let rows = try await LoaderScenario(subjects: [FakeLoader.subject], plan: plan).run(context)
+        let parameters = "subject=fake-memory images=2 concurrency=8 size=32x24 variant=loader"
+        for metric in ["peak-rss-growth", "held-after"] {
+            let row = try Self.row(rows, parameters, metric)
+            #expect(row.skipped == "fake-memory: measuring the loader's memory in a fresh process failed: exit 1 without a reading",
+                    "\(row.skipped ?? "")")
+        }
+        #expect(!rows.contains { $0.metric == "scenario" }, "the subject's run did not fail")
+        #expect(rows.contains { $0.metric == "throughput" && $0.statistics != nil })
+    }
+
     @Test func aMissingCapabilityIsNotApplicableWithItsReason() async throws {
         let rows = try await Self.run([FakeLoader.subject])
         let base = "subject=fake-memory strategy=default size=64x48 source=disk"
