@@ -6,8 +6,8 @@ import Testing
 /// A download to file that the disk cache stored and then evicted (another load's store needing
 /// room) before this load decoded it still delivers its image: the load decodes the body it
 /// holds open, not the cache's entry by name. Under load the eviction came between the store and
-/// the decode about once in 50 runs of the fault soak (`decoding(unreadable)`); here a disk
-/// cache that evicts every entry the moment it is stored makes that order certain.
+/// the decode now and then in the fault soak (`decoding(unreadable)`); here a disk cache that
+/// evicts every entry the moment it is stored makes that order certain.
 @Suite struct DiskEvictionRaceTests {
     /// Forwards to a real `DiskCache`, and removes each entry right after storing it.
     final class EvictingAtOnce: ImageDiskCaching {

@@ -47,7 +47,7 @@ extension DiskStage {
     /// cache, and a path that opens it again (`/proc/self/fd/N`, or `/dev/fd/N`). Once stored,
     /// the entry is the cache's to evict or replace, and another load's store may evict it
     /// before this load decodes it: under load that failed a load that had all its bytes with
-    /// `decoding(unreadable)` (the fault soak, about once in 50 runs). An open file outlives its
+    /// `decoding(unreadable)` (the fault soak, now and then under load). An open file outlives its
     /// name, and leaves nothing in any directory. Nil for bytes in memory, or where the file
     /// cannot be opened or reopened by descriptor (then the entry's own file is decoded, as before).
     private static func pin(_ storage: Payload.Storage) -> (url: URL, descriptor: Int32)? {
