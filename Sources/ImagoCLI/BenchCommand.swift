@@ -83,9 +83,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     static let defaultInputs = ".bench-inputs", defaultPython = "python3"
 
-    static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
+    static var executablePath: String { BenchContext.currentExecutable }
 }
 
 /// `--out`, shared by `imago bench` and `imago bench compare` as one option group: argument-parser

@@ -29,7 +29,7 @@ public enum LoaderBench {
                            reports: URL) async throws -> Run {
         await serveMemoryProbe(subjects: subjects)
         let context = BenchContext(quick: quick, inputsDirectory: FileManager.default.temporaryDirectory.path,
-                                   executable: executablePath, peers: [], progress: ProgressReporter())
+                                   executable: BenchContext.currentExecutable, peers: [], progress: ProgressReporter())
         let runner = BenchRunner(context: context, scenarios: [LoaderScenario(subjects: subjects, plan: plan)],
                                  root: reports)
         let directory = try await runner.run()
@@ -43,11 +43,6 @@ public enum LoaderBench {
     @MainActor
     public static func serveMemoryProbe(subjects: [ConformanceSubject]) async {
         await LoaderMemoryProbe.serveIfRequested(subjects: subjects)
-    }
-
-    /// This executable's path (/proc/self/exe where there is one: the first argument may be relative).
-    static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// The subjects of `available` called `names` (comma-separated lists allowed), in the order

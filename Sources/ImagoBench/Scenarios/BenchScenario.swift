@@ -23,6 +23,12 @@ public struct BenchContext: Sendable {
         self.progress = progress
     }
 
+    /// The path of the running executable, for `executable`: /proc/self/exe where there is one
+    /// (the first argument may be a relative path or a name found on PATH).
+    public static var currentExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
     /// A generated input, logged through the progress display when it must be made first.
     public func input(_ format: LargeInputs.Format, megapixels: Double) throws -> BenchInput {
         try BenchInputs.prepare(format, megapixels: megapixels, directory: inputsDirectory) { progress.log($0) }
