@@ -5,8 +5,11 @@ import Testing
 
 /// What an adopter reads: hints derived from what was observed, failures sharing a cause grouped,
 /// HTTP-3 accepting a bounded refusal of a bomb's ratio, partial passes marked in every format,
-/// and models named alike in evidence and steps.
+/// and models named alike in evidence and steps. One test at a time: the two MEM-5 tests load the
+/// same images, and MEM-5's byte count is the process's, so one's images freed during the other's
+/// reading left it unable to judge the count (rehearsal 29).
 @MainActor
+@Suite(.serialized)
 struct AdopterReportTests {
     @Test func aMemoryHitPublishedLateIsReportedAsLateNotAsAMappingProblem() async throws {
         let report = try await ConformanceRunner().only(["CACHE-1"]).run(MutantSubjects.subject(.asynchronousMemoryHit))

@@ -10,6 +10,11 @@ import Testing
 /// (`FetchArrivals`). The high-priority load's way is held open by a gate in its pool, so the
 /// normal one is deterministically first at the fetch stage.
 @Suite struct FetchOrderTests {
+    /// How long a load may take to reach the fetch stage before the test fails: a bound for a
+    /// hang, not a timing. Under ThreadSanitizer with the whole suite running beside it, 10 s was
+    /// not enough (rehearsal 29; rehearsal 28 took 52 s for this suite, and passed).
+    static let reachesTheFetchStage: Duration = .seconds(120)
+
     /// The pipeline's pools, with the high-priority loads' work held at a gate before it starts.
     struct GatedHighPriorityPools: TaskPoolMaking {
         let gate: Gate
@@ -51,7 +56,8 @@ import Testing
 
         let screen = pipeline.imageTask(for: ImageRequest(source: .url(server.url(for: "/screen.jpg")), priority: .high))
         let below = pipeline.imageTask(for: ImageRequest(source: .url(server.url(for: "/below.jpg")), priority: .normal))
-        #expect(await waitUntil { pipeline.queuedFetchCount == 1 }, "the normal load reached the fetch stage")
+        #expect(await waitUntil(timeout: Self.reachesTheFetchStage) { pipeline.queuedFetchCount == 1 },
+                "the normal load reached the fetch stage")
         #expect(server.counters.snapshot.totalRequests == 0, "and waits, with every fetch slot free")
         #expect(pipeline.fetchStage.admission.arrivals.onTheWayCount == 1)
 
@@ -73,7 +79,7 @@ import Testing
 
         let screen = pipeline.imageTask(for: ImageRequest(source: .url(server.url(for: "/never.jpg")), priority: .high))
         let below = pipeline.imageTask(for: ImageRequest(source: .url(server.url(for: "/below.jpg")), priority: .normal))
-        #expect(await waitUntil { pipeline.queuedFetchCount == 1 })
+        #expect(await waitUntil(timeout: Self.reachesTheFetchStage) { pipeline.queuedFetchCount == 1 })
         screen.cancel()
         _ = try await below.response
         #expect(server.counters.snapshot.requestOrder == ["/below.jpg"], "the cancelled load never fetched")
