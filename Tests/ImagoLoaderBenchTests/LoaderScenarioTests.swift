@@ -24,10 +24,21 @@ import Testing
         return plan
     }()
 
-    static func run(_ subjects: [ConformanceSubject]) async throws -> [BenchResult] {
+    /// `subjects` through the scenario with `plan` (default `Self.plan`), the bench's executable
+    /// being `executable` (default none: memory probes cannot start).
+    static func run(_ subjects: [ConformanceSubject], plan: LoaderBenchPlan = plan,
+                    executable: String = "") async throws -> [BenchResult] {
         let context = BenchContext(quick: true, inputsDirectory: FileManager.default.temporaryDirectory.path,
-                                   executable: "", peers: [], progress: ProgressReporter(isTerminal: false))
+                                   executable: executable, peers: [], progress: ProgressReporter(isTerminal: false))
         return try await LoaderScenario(subjects: subjects, plan: plan).run(context)
+    }
+
+    /// `Self.plan` with one memory round over 2 images.
+    static var memoryPlan: LoaderBenchPlan {
+        var plan = Self.plan
+        plan.memoryRounds = 1
+        plan.memoryImages = 2
+        return plan
     }
 
     static func row(_ rows: [BenchResult], _ parameters: String, _ metric: String) throws -> BenchResult {
@@ -72,12 +83,7 @@ import Testing
     }
 
     @Test func memoryWithoutAnExecutableToStartAgainIsNotApplicable() async throws {
-        var plan = Self.plan
-        plan.memoryRounds = 1
-        plan.memoryImages = 2
-        let context = BenchContext(quick: true, inputsDirectory: FileManager.default.temporaryDirectory.path,
-                                   executable: "", peers: [], progress: ProgressReporter(isTerminal: false))
-        let rows = try await LoaderScenario(subjects: [FakeLoader.subject], plan: plan).run(context)
+        let rows = try await Self.run([FakeLoader.subject], plan: Self.memoryPlan)
         let parameters = "subject=fake-memory images=2 concurrency=8 size=32x24"
         for metric in ["peak-rss-growth", "held-after"] {
             let row = try Self.row(rows, parameters + " variant=loader", metric)
@@ -87,13 +93,8 @@ import Testing
     }
 
     @Test func aMemoryProbeThatFailsSkipsTheMemoryRowsOnly() async throws {
-        var plan = Self.plan
-        plan.memoryRounds = 1
-        plan.memoryImages = 2
         // An executable that exits 1 at once, whatever it is given: every probe fails.
-        let context = BenchContext(quick: true, inputsDirectory: FileManager.default.temporaryDirectory.path,
-                                   executable: "/bin/false", peers: [], progress: ProgressReporter(isTerminal: false))
-        let rows = try await LoaderScenario(subjects: [FakeLoader.subject], plan: plan).run(context)
+        let rows = try await Self.run([FakeLoader.subject], plan: Self.memoryPlan, executable: "/bin/false")
         let parameters = "subject=fake-memory images=2 concurrency=8 size=32x24 variant=loader"
         for metric in ["peak-rss-growth", "held-after"] {
             let row = try Self.row(rows, parameters, metric)
