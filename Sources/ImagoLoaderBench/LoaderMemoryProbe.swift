@@ -115,7 +115,7 @@ struct LoaderMemoryProbe: Codable, Sendable {
                 throw LoaderBenchError.controlFailed(path: first.absoluteString, reason: "\(error)")
             }
         }
-        let meter = ResidentMeter(releasingKeptMemory: false)
+        let meter = ResidentMeter()
         switch side {
         case .loader:
             // The loader and its models are released when this scope ends.

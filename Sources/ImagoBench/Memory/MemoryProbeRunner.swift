@@ -12,7 +12,7 @@ public enum MemoryProbeRunner {
         // (Foundation's first file read, the decoder tables) is not charged to the probe.
         _ = ProcessMemory.residentBytes()
         if case .fetch(let url, _, _, let transport, _) = probe { await warmUpNetworking(url, transport: transport) }
-        let meter = ResidentMeter(releasingKeptMemory: false)
+        let meter = ResidentMeter()
         let start = ContinuousClock.now
         let owner = ReleaseWatch(start: start)
         let decodedBytes = try await perform(probe, owner: owner)

@@ -2,8 +2,9 @@ import Imago
 
 /// This process's resident memory around some work: the size before, the high-water mark
 /// (reset at the start), and the size once every pixel buffer made since the start is freed and
-/// the memory kept for reuse is handed back. The memory probes (in a fresh process) and the
-/// loader bench (in the bench's own) measure with it.
+/// the memory kept for reuse is handed back. Meant for a fresh process, where no earlier work
+/// left memory for this work to reuse unseen: the memory probes and the loader bench's probes
+/// (`LoaderMemoryProbe`) measure with it.
 public struct ResidentMeter: Sendable {
     /// Resident bytes at the start.
     public let beforeBytes: Int
@@ -15,14 +16,8 @@ public struct ResidentMeter: Sendable {
     /// process started.
     public let peakWasReset: Bool
 
-    /// Starts measuring. `releasingKeptMemory` first hands back what earlier work left for
-    /// reuse (PixelMemory's retained mappings, glibc's free heap), so it cannot serve this work
-    /// unseen: needed in a process that already did other work, pointless in a fresh one.
-    public init(releasingKeptMemory: Bool) {
-        if releasingKeptMemory {
-            PixelMemory.trim()
-            ProcessMemory.trimHeap()
-        }
+    /// Starts measuring.
+    public init() {
         beforeBytes = ProcessMemory.residentBytes() ?? 0
         mallocBeforeBytes = ProcessMemory.mallocInUseBytes()
         buffersBefore = PixelMemory.liveBufferCount
