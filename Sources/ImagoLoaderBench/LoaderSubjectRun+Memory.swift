@@ -34,9 +34,10 @@ extension LoaderSubjectRun {
     private func memory(paths: [String], parameters: String,
                         command probeCommand: (executable: String, arguments: [String])) async throws -> [BenchResult] {
         var peak: [LoaderMemoryProbe.Side: [Double]] = [:], held: [LoaderMemoryProbe.Side: [Double]] = [:]
+        let urls = paths.map(server.url(for:))
         for _ in 0..<plan.memoryRounds {
             for side in [LoaderMemoryProbe.Side.loader, .control] {
-                let probe = LoaderMemoryProbe(subject: subject.name, side: side, urls: paths.map(server.url(for:)),
+                let probe = LoaderMemoryProbe(subject: subject.name, side: side, urls: urls,
                                               concurrency: plan.memoryConcurrency, scratch: session.scratch.path,
                                               loadTimeoutSeconds: plan.loadTimeout.seconds)
                 let reading = try await probe.measure(executable: probeCommand.executable, arguments: probeCommand.arguments)
