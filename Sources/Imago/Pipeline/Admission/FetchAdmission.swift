@@ -112,7 +112,6 @@ final class FetchAdmission: Sendable {
     /// arrived.
     func admit(source: String, origin: String, mayMultiplex: Bool,
                priority: @escaping @Sendable () -> ImageRequestPriority) async -> FetchSlot? {
-        arrivals.arrived(source)
         let id = state.withLock { state -> Int in
             state.nextID += 1
             state.pending.insert(state.nextID)
@@ -126,6 +125,9 @@ final class FetchAdmission: Sendable {
                                                 continuation: continuation))
                     return admitNext(&state)
                 }
+                // Arrived only once queued: the arrival lets lower priorities go, and the judgement
+                // it causes must find this fetch in line, or a fetch it held back takes its slot.
+                arrivals.arrived(source)
                 guard let admitted else { return continuation.resume(returning: nil) }
                 admitted.forEach { $0.0.continuation.resume(returning: $0.1) }
             }
