@@ -302,15 +302,23 @@ test-asan: deps
 
 # Scripts/tsan-suppressions.txt says why reports inside `Mutex.withLock` bodies are dropped (a
 # toolchain limitation, not a race); child processes of the crash tests inherit TSAN_OPTIONS.
-# One test is skipped here: every toy mutant through every check (MutantSelfTests, 2.5 minutes
-# under TSan). It asks whether the suite catches bugs planted in the toy loader, test code, which
-# `make test` answers; the same checks run here against the bug-free toy and all twelve Imago
-# configurations, which is where a race in Imago or in the harness would show.
+# Skipped here, each run by `make test` (the decoders also under ASan by `make stream-check`):
+# - every toy mutant through every check (MutantSelfTests, 2.5 minutes under TSan). It asks
+#   whether the suite catches bugs planted in the toy loader, test code; the same checks run here
+#   against the bug-free toy, which is where a race in the harness would show;
+# - nine of the twelve Imago configurations of ImagoConformanceTests (2 minutes under TSan): the
+#   three kept, one per fetch strategy with both caches, run every path of the other nine (a
+#   fetch and decode, memory hits and inserts, disk hits and stores) and where they meet;
+# - the corpus decoded whole and in every split (CorpusTests, StreamingDecoderTests: 37 s under
+#   TSan): one thread each, nothing for TSan to find.
+TSAN_SKIPS := 'MutantSelfTests/testEveryMutantIsCaughtByExactlyItsRules' \
+  'ImagoConformanceTests/test(DataTask|Streaming|DownloadToFile)(NoCache|MemoryCache|DiskCache)$$' \
+  'CorpusTests/testEveryValidFileDecodesToItsExpectation' \
+  'StreamingDecoderTests/testEveryValidImageDecodesTheSameInAnyPieces'
 test-tsan: deps
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/tsan-suppressions.txt $${TSAN_OPTIONS:-}" \
 	IMAGO_SOAK_DESCRIPTOR_SLACK=4 \
-	  swift test --sanitize=thread --scratch-path .build-tsan \
-	  --skip 'MutantSelfTests/testEveryMutantIsCaughtByExactlyItsRules'
+	  swift test --sanitize=thread --scratch-path .build-tsan $(addprefix --skip ,$(TSAN_SKIPS))
 
 test-sanitized: test-asan test-tsan
 

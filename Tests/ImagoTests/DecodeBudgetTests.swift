@@ -132,7 +132,7 @@ final class DecodeBudgetTests: XCTestCase {
     func testADecodeWaitsForLivePixelsToBeFreed() async throws {
         let roomForPixels = Mutex(false)
         let limiter = StageLimiter(limit: 4, byteBudget: .max, headroom: .init(
-            allows: { _ in roomForPixels.withLock { $0 } }, maxWait: .seconds(60), pixels: .process))
+            allows: { _ in roomForPixels.withLock { $0 } }, makeRoom: { _ in }, maxWait: .seconds(60), pixels: .process))
         let waiting = Task { await limiter.run(priority: { .normal }, bytes: 10) { "decoded" } }
         try await waitFor { limiter.waitingCount == 1 }
         roomForPixels.withLock { $0 = true }
@@ -142,7 +142,7 @@ final class DecodeBudgetTests: XCTestCase {
     }
 
     func testPixelsTheAppKeepsDelayADecodeButNeverStopIt() async throws {
-        let limiter = StageLimiter(limit: 4, byteBudget: .max, headroom: .init(allows: { _ in false }, maxWait: .milliseconds(20), pixels: .process))
+        let limiter = StageLimiter(limit: 4, byteBudget: .max, headroom: .init(allows: { _ in false }, makeRoom: { _ in }, maxWait: .milliseconds(20), pixels: .process))
         let started = ContinuousClock.now
         let result = await limiter.run(priority: { .normal }, bytes: 10) { "decoded" }
         XCTAssertEqual(result, "decoded")

@@ -33,6 +33,9 @@ final class StageLimiter: Sendable {
         var admittedBytes = 0
         /// When the pending re-judgement for a waiter blocked only by pixel memory is due.
         var headroomCheckDue: ContinuousClock.Instant?
+        /// The last waiter room was made for (`PixelHeadroom.makeRoom`): once per waiter at the
+        /// head of the queue, not at every re-judgement.
+        var roomMadeFor: Int?
 
         mutating func admit(_ bytes: Int) {
             running += 1
@@ -47,9 +50,20 @@ final class StageLimiter: Sendable {
     struct PixelHeadroom: Sendable {
         /// Whether an operation declaring `bytes` may start now.
         let allows: @Sendable (_ bytes: Int) -> Bool
+        /// Whether starting an operation declaring `bytes` now would pass the memory limit
+        /// itself (an OOM kill, not a tight fit): such a waiter does not start when `maxWait`
+        /// runs out, only when this clears or `limitWait` runs out too.
+        var wouldPassLimit: @Sendable (_ bytes: Int) -> Bool = { _ in false }
+        /// Gives back memory the owner keeps only for speed (its caches), so that an operation
+        /// declaring `bytes` may start. Called off the limiter's lock: what it frees re-judges
+        /// the queue (`pixels`' free announcements).
+        let makeRoom: @Sendable (_ bytes: Int) -> Void
         /// How long a waiter blocked only by this waits while nothing of the stage runs before
         /// it starts anyway: pixels the app keeps must delay decoding, never stop it.
         let maxWait: Duration
+        /// How long a waiter that `wouldPassLimit` waits while nothing of the stage runs before
+        /// it is let through to be judged by its owner (the decode stage refuses it then).
+        var limitWait: Duration = .seconds(10)
         /// Whose freed buffers wake a waiter blocked by this.
         let pixels: PixelMemoryGauge
     }
@@ -78,7 +92,10 @@ final class StageLimiter: Sendable {
               state.running == 0 || state.runningBytes + bytes <= byteBudget
         else { return .wait }
         guard let headroom, !headroom.allows(bytes) else { return .admit }
-        return state.running == 0 && ContinuousClock.now - queuedAt >= headroom.maxWait ? .admit : .waitForPixels
+        guard state.running == 0 else { return .waitForPixels }
+        let waited = ContinuousClock.now - queuedAt
+        if waited >= headroom.limitWait || waited >= headroom.maxWait && !headroom.wouldPassLimit(bytes) { return .admit }
+        return .waitForPixels
     }
 
     /// Operations queued for a slot (tests use it to know a waiter is in line).
@@ -211,7 +228,18 @@ final class StageLimiter: Sendable {
                 admitted.append(head)
                 continue
             case .waitForPixels:
-                if let headroom, state.running == 0 { scheduleCheck(at: head.queuedAt + headroom.maxWait, &state) }
+                if let headroom, state.roomMadeFor != head.id {
+                    state.roomMadeFor = head.id
+                    let bytes = head.bytes
+                    Task { [weak self] in
+                        headroom.makeRoom(bytes)
+                        self?.rejudge()
+                    }
+                }
+                if let headroom, state.running == 0 {
+                    let waitedOut = ContinuousClock.now - head.queuedAt >= headroom.maxWait
+                    scheduleCheck(at: head.queuedAt + (waitedOut ? headroom.limitWait : headroom.maxWait), &state)
+                }
             case .wait:
                 break
             }

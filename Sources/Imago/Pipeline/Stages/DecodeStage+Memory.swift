@@ -3,21 +3,42 @@ import Foundation
 extension DecodeStage {
     /// Decodes wait while the pixel memory (live and pooled) plus their own need would pass
     /// `MemoryBudgets.livePixelCeiling` of the environment's limit now, or while a cgroup would
-    /// have no room for them (`cgroupHasRoom`).
-    static func livePixelHeadroom(_ memory: MemoryEnvironment) -> StageLimiter.PixelHeadroom {
+    /// have no room for them (`roomNeeded`). A waiter blocked so first gets the room the
+    /// pipeline's own pool and memory cache hold (`makeRoom`).
+    static func livePixelHeadroom(_ memory: MemoryEnvironment, cache: (any ImageMemoryCaching)?,
+                                  diagnostics: PipelineDiagnostics) -> StageLimiter.PixelHeadroom {
         StageLimiter.PixelHeadroom(
-            allows: { bytes in pixelBytesOverCeiling(adding: bytes, memory) <= 0 && cgroupHasRoom(for: bytes, memory) },
-            maxWait: MemoryBudgets.livePixelWait, pixels: memory.pixels)
+            allows: { bytes in roomNeeded(for: bytes, memory) <= 0 },
+            wouldPassLimit: { bytes in limitRefusal(bytes, memory) != nil },
+            makeRoom: { bytes in makeRoom(for: bytes, memory, cache: cache, diagnostics: diagnostics) },
+            maxWait: MemoryBudgets.livePixelWait, limitWait: MemoryBudgets.cgroupFullWait, pixels: memory.pixels)
     }
 
-    /// Under a cgroup limit, also what the kernel counts: the cgroup's usage plus `bytes` must
-    /// stay within 9/10 of the limit. Pixels are not all the process holds (bodies in flight,
-    /// the heap): in the pressure bench the pixel ceiling alone still let one run in about
-    /// fifteen be OOM-killed at 256 MiB. Without a cgroup limit there is nothing to read.
-    static func cgroupHasRoom(for bytes: Int, _ memory: MemoryEnvironment) -> Bool {
+    /// `.exceedsMemoryLimit` when, under a cgroup limit, the cgroup's usage now plus `bytes` plus
+    /// a sixteenth of the limit (as `memoryRefusal`) would pass the limit: started now, the decode
+    /// would most likely get the process OOM-killed, taking every load with it. Such a decode
+    /// waits for memory to be freed (`MemoryBudgets.cgroupFullWait`) and is refused if it never
+    /// is. In the pressure bench the images of finished loads were still alive for up to a
+    /// second (their owners' tasks had not run yet), and a 40 MP decode started beside one after
+    /// the live-pixel wait was one OOM kill at 256 MiB. Nil without a cgroup limit.
+    static func limitRefusal(_ bytes: Int, _ memory: MemoryEnvironment) -> DecodeError? {
         let limit = memory.limit()
-        guard limit.source != .physicalMemory, let usage = limit.usageBytes() else { return true }
-        return usage + bytes <= limit.bytes / 10 * 9
+        guard limit.source != .physicalMemory, let usage = limit.usageBytes() else { return nil }
+        let required = DecodeMemoryEstimate.sum(usage, DecodeMemoryEstimate.sum(bytes, limit.bytes / 16))
+        return required > limit.bytes ? .exceedsMemoryLimit(requiredBytes: required, limitBytes: limit.bytes) : nil
+    }
+
+    /// Bytes a decode needing `bytes` is short of (0 or less: it may start): the larger of how
+    /// far the pixel memory would pass the live pixel ceiling and, under a cgroup limit, how far
+    /// the cgroup's usage would pass 9/10 of the limit. Pixels are not all the process holds
+    /// (bodies in flight, the heap): in the pressure bench the pixel ceiling alone still let one
+    /// run in about fifteen be OOM-killed at 256 MiB. Without a cgroup limit there is no usage
+    /// to read.
+    static func roomNeeded(for bytes: Int, _ memory: MemoryEnvironment) -> Int {
+        let pixels = pixelBytesOverCeiling(adding: bytes, memory)
+        let limit = memory.limit()
+        guard limit.source != .physicalMemory, let usage = limit.usageBytes() else { return pixels }
+        return max(pixels, usage + bytes - limit.bytes / 10 * 9)
     }
 
     /// How far the pixel memory (live and pooled) plus `bytes` would pass the live pixel
@@ -26,18 +47,28 @@ extension DecodeStage {
         memory.pixels.heldBytes + bytes - memory.budgets.livePixelCeiling
     }
 
-    /// Pooled pages and cached images are kept for speed: a decode that would pass the live
-    /// pixel ceiling gets their room first (the pool, then the memory cache's least recently
-    /// used entries, as far as needed), instead of waiting on memory only this pipeline holds.
-    func makeRoom(for bytes: Int) {
-        guard budgetsMemory, Self.pixelBytesOverCeiling(adding: bytes, memory) > 0 else { return }
-        memory.pixels.trim()
-        let excess = Self.pixelBytesOverCeiling(adding: bytes, memory)
-        if excess > 0, let cache = memoryCache, cache.totalCost > 0 {
+    /// Pooled pages and cached images are kept for speed: a decode short of room
+    /// (`roomNeeded`) gets theirs first, instead of waiting on memory only this pipeline holds.
+    /// The memory cache gives what the pool cannot, least recently used first, then the pool is
+    /// emptied (the images the cache lets go are pooled as they are freed). Called before a
+    /// decode queues, when it is blocked at the head of the queue (decodes that ended meanwhile
+    /// filled both again), and once it is admitted.
+    static func makeRoom(for bytes: Int, _ memory: MemoryEnvironment, cache: (any ImageMemoryCaching)?,
+                         diagnostics: PipelineDiagnostics) {
+        let needed = roomNeeded(for: bytes, memory)
+        guard needed > 0 else { return }
+        let pooled = memory.pixels.retainedBytes()
+        if needed > pooled, let cache, cache.totalCost > 0 {
             let before = cache.totalCost
-            cache.trim(toCost: max(0, before - excess))
+            cache.trim(toCost: max(0, before - (needed - pooled)))
             diagnostics.memoryCacheTrimmed(.decode, fromCost: before, toCost: cache.totalCost)
         }
+        memory.pixels.trim()
+    }
+
+    func makeRoom(for bytes: Int) {
+        guard budgetsMemory else { return }
+        Self.makeRoom(for: bytes, memory, cache: memoryCache, diagnostics: diagnostics)
     }
 
     /// `.exceedsMemoryLimit` when a decode needing `bytes` could never fit in the process's

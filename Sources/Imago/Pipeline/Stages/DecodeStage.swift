@@ -22,9 +22,11 @@ struct DecodeStage: Sendable {
     init(configuration: ImagePipeline.Configuration, diagnostics: PipelineDiagnostics) {
         budgetsMemory = configuration.memory.decodeBudget != .max
         memory = configuration.memory.environment
-        limiter = StageLimiter(limit: configuration.limits.maxConcurrentDecodes, byteBudget: configuration.memory.decodeBudget,
-                               headroom: budgetsMemory ? Self.livePixelHeadroom(configuration.memory.environment) : nil)
         memoryCache = configuration.dependencies.memoryCache
+        let headroom = budgetsMemory
+            ? Self.livePixelHeadroom(configuration.memory.environment, cache: memoryCache, diagnostics: diagnostics) : nil
+        limiter = StageLimiter(limit: configuration.limits.maxConcurrentDecodes, byteBudget: configuration.memory.decodeBudget,
+                               headroom: headroom)
         previews = configuration.previews
         self.diagnostics = diagnostics
     }
@@ -71,8 +73,9 @@ struct DecodeStage: Sendable {
     }
 
     /// The one admission of a decode needing `bytes`: refused past the memory limit, room made
-    /// in the caches, then admitted in priority order, and weighed again once admitted if it is
-    /// larger than the budget (`aloneRefusal`). `.cancelled` when the caller was cancelled while
+    /// in the caches, then admitted in priority order, and weighed again once admitted: against
+    /// the cgroup's limit (`limitRefusal`) and, if it is larger than the budget, beside what the
+    /// process holds (`aloneRefusal`). `.cancelled` when the caller was cancelled while
     /// waiting. The admission ends (`DecodeAdmission.end`) when the decode does.
     func admit(bytes: Int, key: String,
                priority: @escaping @Sendable () -> ImageRequestPriority) async -> Result<DecodeAdmission, DecodeError> {
@@ -88,7 +91,12 @@ struct DecodeStage: Sendable {
         }) else {
             return .failure(.cancelled)
         }
-        if let refusal = aloneRefusal(bytes) {
+        // Decodes that ended while this one waited put their images in the cache and their pages
+        // in the pool again (a decode admitted after its wait for pixel memory ran out, too).
+        makeRoom(for: bytes)
+        // Weighed again once admitted: the limiter lets a decode through when its wait for a
+        // full cgroup ran out (`limitRefusal`), and one larger than the budget runs alone.
+        if let refusal = budgetsMemory ? Self.limitRefusal(bytes, memory) ?? aloneRefusal(bytes) : nil {
             ticket.release()
             diagnostics.decodeRefused(key, bytes: bytes, refusal)
             return .failure(refusal)
