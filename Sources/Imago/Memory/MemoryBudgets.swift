@@ -42,8 +42,8 @@ public struct MemoryBudgets: Sendable, Equatable {
     /// before it starts anyway (500 ms): pixels an app keeps delay decoding, never stop it.
     public static let livePixelWait: Duration = .milliseconds(500)
     /// How long a decode waits, while no other decode runs, when starting it would pass the
-    /// cgroup's limit itself (its usage plus the decode's need plus `L / 16`) before it is
-    /// refused with `.exceedsMemoryLimit` (10 s): an OOM kill would end every load, a refusal
-    /// ends one.
+    /// cgroup's limit itself (the process's anonymous memory plus the decode's need plus
+    /// `L / 16`) before it is refused with `.exceedsMemoryLimit` (10 s): an OOM kill would end
+    /// every load, a refusal ends one.
     public static let cgroupFullWait: Duration = .seconds(10)
 }

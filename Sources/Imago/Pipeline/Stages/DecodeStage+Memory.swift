@@ -14,17 +14,23 @@ extension DecodeStage {
             maxWait: MemoryBudgets.livePixelWait, limitWait: MemoryBudgets.cgroupFullWait, pixels: memory.pixels)
     }
 
-    /// `.exceedsMemoryLimit` when, under a cgroup limit, the cgroup's usage now plus `bytes` plus
-    /// a sixteenth of the limit (as `memoryRefusal`) would pass the limit: started now, the decode
-    /// would most likely get the process OOM-killed, taking every load with it. Such a decode
-    /// waits for memory to be freed (`MemoryBudgets.cgroupFullWait`) and is refused if it never
-    /// is. In the pressure bench the images of finished loads were still alive for up to a
-    /// second (their owners' tasks had not run yet), and a 40 MP decode started beside one after
-    /// the live-pixel wait was one OOM kill at 256 MiB. Nil without a cgroup limit.
+    /// `.exceedsMemoryLimit` when, under a cgroup limit, the process's anonymous resident memory
+    /// now plus `bytes` plus a sixteenth of the limit (as `memoryRefusal`) would pass the limit:
+    /// started now, the decode would most likely get the process OOM-killed, taking every load
+    /// with it. Such a decode waits for memory to be freed (`MemoryBudgets.cgroupFullWait`) and
+    /// is refused if it never is. In the pressure bench the images of finished loads were still
+    /// alive for up to a second (their owners' tasks had not run yet), and a 40 MP decode started
+    /// beside one after the live-pixel wait was an OOM kill at 256 MiB. Anonymous memory, not the
+    /// cgroup's usage: the usage counts page cache the kernel reclaims (a download to file's
+    /// body), and it is read first only because it is cheap (the anonymous figure gives freed heap
+    /// back first). Nil without a cgroup limit or an anonymous figure.
     static func limitRefusal(_ bytes: Int, _ memory: MemoryEnvironment) -> DecodeError? {
         let limit = memory.limit()
         guard limit.source != .physicalMemory, let usage = limit.usageBytes() else { return nil }
-        let required = DecodeMemoryEstimate.sum(usage, DecodeMemoryEstimate.sum(bytes, limit.bytes / 16))
+        let margin = limit.bytes / 16
+        let sum = DecodeMemoryEstimate.sum
+        guard sum(usage, sum(bytes, margin)) > limit.bytes, let anonymous = memory.anonymousResidentBytes() else { return nil }
+        let required = sum(anonymous, sum(bytes, margin))
         return required > limit.bytes ? .exceedsMemoryLimit(requiredBytes: required, limitBytes: limit.bytes) : nil
     }
 
