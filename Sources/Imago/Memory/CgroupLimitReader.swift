@@ -84,6 +84,24 @@ enum CgroupLimitReader {
         return bytes
     }
 
+    /// The page cache charged to a cgroup directory (the file pages on its active and inactive
+    /// lists, which the kernel reclaims before it kills), from `memory.stat`: `total_active_file`
+    /// and `total_inactive_file` on v1 (with its descendants, as its usage is), `active_file` and
+    /// `inactive_file` on v2. Nil when the file is missing or holds neither.
+    static func fileCache(root: String, directory: String, version: Int) -> Int? {
+        guard case .success(let text) = SmallFile.read(SmallFile.join(root, SmallFile.join(directory, "memory.stat"))) else {
+            return nil
+        }
+        let keys: Set<Substring> = version == 2 ? ["active_file", "inactive_file"] : ["total_active_file", "total_inactive_file"]
+        var total: Int?
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, keys.contains(fields[0]), let bytes = Int(fields[1]) else { continue }
+            total = (total ?? 0) + bytes
+        }
+        return total
+    }
+
     private static func finding(root: String, directory: String, name: String, version: Int,
                                 notes: inout [String]) -> CgroupLimitFinding? {
         let file = SmallFile.join(directory, name)

@@ -82,6 +82,17 @@ public struct MemoryLimit: Sendable, Equatable {
         return CgroupLimitReader.usage(root: root, directory: directory, version: version)
     }
 
+    /// `usageBytes(root:)` less the page cache charged to the same cgroup (its file pages, which
+    /// the kernel reclaims before it kills: a process that reads or writes files, a disk cache's,
+    /// fills its cgroup's usage up to the limit with them). The usage itself when `memory.stat`
+    /// cannot be read; nil as `usageBytes(root:)`.
+    public func usageBesidesPageCacheBytes(root: String = "/") -> Int? {
+        guard let usage = usageBytes(root: root) else { return nil }
+        guard let version = cgroupVersion, let directory = limitingDirectory ?? cgroupDirectory,
+              let cache = CgroupLimitReader.fileCache(root: root, directory: directory, version: version) else { return usage }
+        return max(0, usage - cache)
+    }
+
     private static let cache = Mutex<MemoryLimit?>(nil)
 
     // MARK: - Reading

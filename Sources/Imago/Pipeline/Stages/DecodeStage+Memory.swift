@@ -36,7 +36,7 @@ extension DecodeStage {
 
     /// Bytes a decode needing `bytes` is short of (0 or less: it may start): the larger of how
     /// far the pixel memory would pass the live pixel ceiling and, under a cgroup limit, how far
-    /// the cgroup's usage would pass 9/10 of the limit. Pixels are not all the process holds
+    /// the cgroup's usage besides page cache would pass 9/10 of the limit. Pixels are not all the process holds
     /// (bodies in flight, the heap): in the pressure bench the pixel ceiling alone still let one
     /// run in about fifteen be OOM-killed at 256 MiB. Without a cgroup limit there is no usage
     /// to read.
@@ -44,7 +44,11 @@ extension DecodeStage {
         let pixels = pixelBytesOverCeiling(adding: bytes, memory)
         let limit = memory.limit()
         guard limit.source != .physicalMemory, let usage = limit.usageBytes() else { return pixels }
-        return max(pixels, usage + bytes - limit.bytes / 10 * 9)
+        let ceiling = limit.bytes / 10 * 9
+        guard usage + bytes > ceiling else { return pixels }
+        // Page cache fills a cgroup's usage up to its limit (a disk cache's files): only what the
+        // kernel cannot reclaim counts. Read only past the ceiling: it costs a longer file.
+        return max(pixels, (limit.usageBesidesPageCacheBytes() ?? usage) + bytes - ceiling)
     }
 
     /// How far the pixel memory (live and pooled) plus `bytes` would pass the live pixel
