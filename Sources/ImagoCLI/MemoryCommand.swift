@@ -10,8 +10,9 @@ struct MemoryCommand: AsyncParsableCommand {
         abstract: "Print the effective memory limit (cgroups, physical memory) as JSON; --watch prints pressure events.",
         discussion: """
             The first line has: bytes, highBytes, physicalBytes, source, cgroupDirectory, \
-            cgroupVersion, explanation, usageBytes, activeMechanisms, unavailableMechanisms \
-            (null where unknown). With --watch, one line per pressure event (level, mechanism, \
+            cgroupVersion, explanation, usageBytes, usageBesidesPageCacheBytes (what the decode \
+            stage weighs: usage less the page cache the kernel reclaims), activeMechanisms, \
+            unavailableMechanisms (null where unknown). With --watch, one line per pressure event (level, mechanism, \
             elapsedSeconds, usageBytes, limitBytes, limitSource), then {"summary":{...}} when \
             the time is up or on Ctrl-C. Exit status: 0; 64 on bad usage.
             """)
@@ -92,6 +93,7 @@ struct MemoryCommand: AsyncParsableCommand {
         line.add("cgroupVersion", limit.cgroupVersion)
         line.add("explanation", limit.explanation)
         line.add("usageBytes", limit.usageBytes())
+        line.add("usageBesidesPageCacheBytes", limit.usageBesidesPageCacheBytes())
         line.add("activeMechanisms", strings: monitor.activeMechanisms)
         line.add("unavailableMechanisms", strings: monitor.unavailableMechanisms)
         return line

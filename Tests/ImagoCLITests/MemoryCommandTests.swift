@@ -21,8 +21,12 @@ final class MemoryCommandTests: XCTestCase {
         XCTAssertLessThanOrEqual(bytes, physical)
         XCTAssertTrue(["cgroup v1", "cgroup v2", "physical memory"].contains(json["source"] as? String ?? ""), "\(json)")
         XCTAssertFalse((json["explanation"] as? String ?? "").isEmpty)
-        for key in ["highBytes", "cgroupDirectory", "cgroupVersion", "usageBytes"] {
+        for key in ["highBytes", "cgroupDirectory", "cgroupVersion", "usageBytes", "usageBesidesPageCacheBytes"] {
             XCTAssertTrue(json.keys.contains(key), "missing \(key)")   // null where unknown
+        }
+        if let usage = json["usageBytes"] as? Int {
+            let besides = try XCTUnwrap(json["usageBesidesPageCacheBytes"] as? Int, "a usage, so a figure besides page cache")
+            XCTAssertLessThanOrEqual(besides, usage)
         }
         let mechanisms = try XCTUnwrap(json["activeMechanisms"] as? [String])
         XCTAssertFalse(mechanisms.isEmpty, "something always watches, if only polling")
