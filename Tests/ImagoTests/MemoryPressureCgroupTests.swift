@@ -83,6 +83,100 @@ final class MemoryPressureCgroupTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(eventFDs(), baseline)
     }
 
+    /// Page cache is no pressure: a child writes a file in a 64 MiB cgroup until the cgroup's
+    /// usage is 92% of the limit (page cache crosses both thresholds, short of the limit, so the
+    /// kernel need not reclaim), then allocates until its usage besides page cache is 93%. No
+    /// usage-threshold warning or critical may come while only page cache fills the cgroup
+    /// (before this change both came at once: 2 runs in 2 failed), and a critical must come once
+    /// the allocations pass 90%, although the usage counted with page cache crossed no threshold
+    /// again (the watcher looks again while the two differ).
+    func testV1PageCacheAloneIsNoPressureButAllocationsAfterItAre() throws {
+        let limit = 64 << 20
+        let cgroup = try TestMemoryCgroup.makeOrSkip(limitBytes: limit, version: .v1)
+        childCgroup = cgroup
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("python3 not installed") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pagecache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fileSystem = Process(), typeName = Pipe()
+        fileSystem.executableURL = URL(fileURLWithPath: "/usr/bin/stat")
+        fileSystem.arguments = ["-f", "-c", "%T", directory.path]
+        fileSystem.standardOutput = typeName
+        try fileSystem.run()
+        fileSystem.waitUntilExit()
+        if String(decoding: typeName.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("tmpfs") {
+            throw XCTSkip("the temporary directory is a tmpfs: its pages are shared memory, not page cache")
+        }
+        let (mountPoint, cgroupDirectory) = (cgroup.location.mountPoint, cgroup.location.directory)
+        let monitor = MemoryPressureMonitor(
+            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: mountPoint, directory: cgroupDirectory,
+                                                         hierarchyPath: String(cgroupDirectory.dropFirst(mountPoint.count)),
+                                                         isOwnDirectory: true)),
+            configuration: .init(minimumRepeatInterval: .zero))
+        let recorder = PressureRecorder()
+        let observation = monitor.addObserver(recorder.handler)
+        defer { observation.cancel() }
+        let thresholdEvents = { recorder.events.filter { $0.mechanism == .cgroupV1UsageThreshold && $0.level > .normal } }
+
+        let script = """
+            import os, sys
+            path, usage_file, target = sys.argv[1], sys.argv[2], int(sys.argv[3])
+            limit = int(open(usage_file.replace("memory.usage_in_bytes", "memory.limit_in_bytes")).read())
+            with open(path, "wb") as f:
+                while int(open(usage_file).read()) < limit // 100 * 92:
+                    f.write(b"x" * (1 << 20))
+                    f.flush()
+                os.fsync(f.fileno())
+            print("cached", int(open(usage_file).read()), flush=True)
+            sys.stdin.readline()
+            def besides_page_cache():
+                stat = dict(line.split() for line in open(usage_file.replace("memory.usage_in_bytes", "memory.stat")))
+                return int(open(usage_file).read()) - int(stat["total_active_file"]) - int(stat["total_inactive_file"])
+            blocks = []
+            while besides_page_cache() < target:
+                blocks.append(b"x" * (512 * 1024))
+            print("ready", flush=True)
+            sys.stdin.read()
+            """
+        let command = cgroup.joiningCommand("/usr/bin/python3", ["-u", "-c", script, directory.appendingPathComponent("fill").path,
+                                                                  cgroupDirectory + "/memory.usage_in_bytes", String(limit / 100 * 93)])
+        let process = Process(), input = Pipe(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.arguments
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        child = process
+        let reader = output.fileHandleForReading
+        func readLine(startingWith prefix: String) -> String? {
+            var text = ""
+            while !text.contains("\n") {
+                let byte = reader.readData(ofLength: 1)
+                if byte.isEmpty { return nil }
+                text += String(decoding: byte, as: UTF8.self)
+            }
+            return text.hasPrefix(prefix) ? text : nil
+        }
+        let cached = try XCTUnwrap(readLine(startingWith: "cached"), "the child wrote its file")
+        let usage = Int(cached.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        XCTAssertGreaterThanOrEqual(usage, limit * 9 / 10, "page cache alone took the usage past both thresholds")
+        XCTAssertEqual(thresholdEvents().map(\.level), [], "page cache alone is no pressure")
+
+        // Any mechanism's critical will do: reclaim (the pressure level) may report it first, and
+        // the monitor does not repeat a level it has delivered.
+        let before = recorder.events.count
+        let critical = recorder.expectation("a critical once the allocations passed 90%") { events in
+            events.dropFirst(before).contains { $0.level == .critical }
+        }
+        input.fileHandleForWriting.write(Data("allocate\n".utf8))
+        XCTAssertNotNil(readLine(startingWith: "ready"), "the child allocated")
+        wait(for: [critical], timeout: 60)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try reader.close()
+        print("events: \(recorder.events.map { "\($0.level) via \($0.mechanism.rawValue), usage \($0.usageBytes ?? -1)" })")
+    }
+
     /// The watcher's idle cost with the process's own sources (default 1 s; set
     /// IMAGO_IDLE_SECONDS for a longer measurement). Idle, the thread sleeps in poll().
     func testIdleWatcherDoesNotWakeUp() throws {

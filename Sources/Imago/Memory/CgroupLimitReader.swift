@@ -75,9 +75,10 @@ enum CgroupLimitReader {
     }
 
     /// The usage in bytes of a cgroup directory, nil when the file is missing or not a number.
-    /// Raw usage, page cache included: it is the figure the kernel's v1 usage thresholds cross,
-    /// so classifying their events by anything smaller could miss a critical for good (the
-    /// crossing does not repeat while usage stays above it).
+    /// Raw usage, page cache included: the figure the kernel's v1 usage thresholds cross. Their
+    /// events are classified by the usage besides page cache, and because a crossing does not
+    /// repeat while usage stays above it, the watcher reads that figure again every polling
+    /// interval for as long as the two give different levels (`MemoryPressureWatcher`).
     static func usage(root: String, directory: String, version: Int) -> Int? {
         guard case .success(let text) = SmallFile.read(SmallFile.join(root, usageFile(directory: directory, version: version))),
               case .bytes(let bytes) = CgroupLimitValue.parse(text) else { return nil }

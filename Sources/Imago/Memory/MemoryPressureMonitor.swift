@@ -9,7 +9,10 @@ import Synchronization
 ///   warning, `oom` or `oom_kill` → critical), only for a non-root cgroup with the memory controller;
 /// - cgroup v1, through `cgroup.event_control` and eventfds: `memory.pressure_level` (medium →
 ///   warning, critical → critical) and, under a v1 limit, usage thresholds at `warningFraction`
-///   and `criticalFraction` of it — the most direct signal of an approaching limit;
+///   and `criticalFraction` of it — the most direct signal of an approaching limit. Usage is
+///   judged without the cgroup's page cache, which the kernel reclaims before it kills: a
+///   crossing page cache alone caused is no event, and the usage is read again every
+///   `pollingInterval` while the two figures differ in level (a crossing does not repeat);
 /// - /proc/pressure/memory PSI triggers (system-wide) when no cgroup source registered;
 /// - polling usage (or resident memory without a cgroup) every `pollingInterval` when nothing
 ///   could be registered, or when a cgroup limit is set and only the system-wide PSI sees it.
@@ -179,6 +182,7 @@ public final class MemoryPressureMonitor: Sendable {
             root: root, configuration: configuration,
             readLimit: { Self.readLimit(root: root, location: explicitLocation) },
             usage: { Self.usage(root: root, limit: $0) },
+            pressingUsage: { Self.usage(root: root, limit: $0, besidesPageCache: true) },
             deliver: { [weak self] level, mechanism, limit in self?.deliver(level, mechanism, limit) },
             mechanismsChanged: { [weak self] mechanisms in
                 self?.state.withLock { if $0.watcher != nil { $0.mechanisms = mechanisms } }
@@ -217,10 +221,10 @@ public final class MemoryPressureMonitor: Sendable {
         return root == "/" ? MemoryLimit.refresh() : MemoryLimit.read(root: root)
     }
 
-    /// The cgroup usage behind the limit; resident memory when no cgroup limit applies and the
-    /// cgroup has no usage figure.
-    private static func usage(root: String, limit: MemoryLimit) -> Int? {
-        if let usage = limit.usageBytes(root: root) { return usage }
+    /// The cgroup usage behind the limit (less its page cache when `besidesPageCache`); resident
+    /// memory when no cgroup limit applies and the cgroup has no usage figure.
+    private static func usage(root: String, limit: MemoryLimit, besidesPageCache: Bool = false) -> Int? {
+        if let usage = besidesPageCache ? limit.usageBesidesPageCacheBytes(root: root) : limit.usageBytes(root: root) { return usage }
         return limit.source == .physicalMemory ? ResidentMemory.bytes(root: root) : nil
     }
 }

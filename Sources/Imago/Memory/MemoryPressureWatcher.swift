@@ -12,8 +12,11 @@ struct MemoryPressureWatchContext: Sendable {
     let configuration: MemoryPressureMonitor.Configuration
     /// The limit, read again (`MemoryLimit.refresh()` for the process's own monitor).
     let readLimit: @Sendable () -> MemoryLimit
-    /// The usage to compare with `limit.bytes`.
+    /// The usage the kernel's thresholds see (page cache included).
     let usage: @Sendable (MemoryLimit) -> Int?
+    /// The usage to classify by: `usage` less the page cache the kernel reclaims before it kills
+    /// (a process that reads or writes files fills its cgroup's usage with it).
+    let pressingUsage: @Sendable (MemoryLimit) -> Int?
     let deliver: @Sendable (MemoryPressureLevel, MemoryPressureMechanism, MemoryLimit) -> Void
     let mechanismsChanged: @Sendable ([String]) -> Void
 }
@@ -28,6 +31,10 @@ final class MemoryPressureWatcher: @unchecked Sendable {
     private var thresholdBasis: Int?
     private var lastLevel = MemoryPressureLevel.normal
     private var recoveryDeadline: ContinuousClock.Instant?
+    /// While usage counted with page cache is at a higher level than without it, a threshold
+    /// crossing will not come again: the level without it is read again at this instant (every
+    /// `pollingInterval`), for the mechanism that crossed.
+    private var pageCacheRecheck: (due: ContinuousClock.Instant, mechanism: MemoryPressureMechanism)?
     private let context: MemoryPressureWatchContext
     private let wakeReadFD: Int32
     private let wakeWriteFD: Int32
@@ -138,7 +145,8 @@ final class MemoryPressureWatcher: @unchecked Sendable {
             let now = ContinuousClock.now
             if now - bucketStart >= .seconds(1) { (bucketStart, wakeUpsInBucket) = (now, 0) }
             let overBudget = wakeUpsInBucket >= Self.wakeUpBudgetPerSecond
-            let deadline = [nextPoll, recoveryDeadline, overBudget ? bucketStart + .seconds(1) : nil].compactMap { $0 }.min()
+            let deadline = [nextPoll, recoveryDeadline, pageCacheRecheck?.due, overBudget ? bucketStart + .seconds(1) : nil]
+                .compactMap { $0 }.min()
 
             var fds = [pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)]
             if !overBudget { fds += registration.sources.map { pollfd(fd: $0.fd, events: $0.pollEvents, revents: 0) } }
@@ -166,6 +174,7 @@ final class MemoryPressureWatcher: @unchecked Sendable {
                 nextPoll = after + context.configuration.pollingInterval
             }
             if let due = recoveryDeadline, after >= due { checkRecovery() }
+            if let recheck = pageCacheRecheck, after >= recheck.due { recheckBesidesPageCache(recheck.mechanism) }
         }
         registration.closeAll()
         registration.sources.removeAll()
@@ -190,19 +199,41 @@ final class MemoryPressureWatcher: @unchecked Sendable {
             let level: MemoryPressureLevel
             switch outcome {
             case .level(let fired): level = fired
-            case .classifyUsage(let hint): level = classify(context.usage(limit), limit) ?? hint
+            case .classifyUsage(let hint):
+                let levels = usageLevels(limit)
+                level = levels.pressing ?? hint
+                if let counted = levels.withPageCache, counted > level {
+                    pageCacheRecheck = (ContinuousClock.now + context.configuration.pollingInterval, mechanism)
+                }
             case .nothing, .gone: continue
             }
             if strongest.map({ level > $0.0 }) ?? true { strongest = (level, mechanism) }
         }
-        if let (level, mechanism) = strongest { signal(level, mechanism, limit) }
+        // A crossing that page cache alone caused is no news.
+        if let (level, mechanism) = strongest, level != .normal || lastLevel != .normal { signal(level, mechanism, limit) }
         reregisterThresholdsIfMoved(limit)
+    }
+
+    /// The levels of the usage with and without page cache (nil where unknown).
+    private func usageLevels(_ limit: MemoryLimit) -> (pressing: MemoryPressureLevel?, withPageCache: MemoryPressureLevel?) {
+        (classify(context.pressingUsage(limit), limit), classify(context.usage(limit), limit))
+    }
+
+    /// A threshold crossing was classified lower than the usage that crossed (page cache): look
+    /// again, delivering a change, for as long as the two differ.
+    private func recheckBesidesPageCache(_ mechanism: MemoryPressureMechanism) {
+        let limit = context.readLimit()
+        let levels = usageLevels(limit)
+        guard let level = levels.pressing else { pageCacheRecheck = nil; return }
+        if level != lastLevel { signal(level, mechanism, limit) }
+        pageCacheRecheck = levels.withPageCache.map { $0 > level } == true
+            ? (ContinuousClock.now + context.configuration.pollingInterval, mechanism) : nil
     }
 
     /// The polling fallback: deliver when the level computed from usage changes.
     private func pollUsage() {
         let limit = context.readLimit()
-        guard let level = classify(context.usage(limit), limit), level != lastLevel else { return }
+        guard let level = classify(context.pressingUsage(limit), limit), level != lastLevel else { return }
         signal(level, .polling, limit)
     }
 
@@ -210,7 +241,7 @@ final class MemoryPressureWatcher: @unchecked Sendable {
     /// known) is below the warning fraction, otherwise look again after another interval.
     private func checkRecovery() {
         let limit = context.readLimit()
-        if let level = classify(context.usage(limit), limit), level > .normal {
+        if let level = classify(context.pressingUsage(limit), limit), level > .normal {
             recoveryDeadline = ContinuousClock.now + context.configuration.recoveryInterval
             return
         }
