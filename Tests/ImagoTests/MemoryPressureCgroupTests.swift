@@ -40,7 +40,7 @@ final class MemoryPressureCgroupTests: XCTestCase {
         let recorder = PressureRecorder()
         let arrivals = Mutex<[(MemoryPressureLevel, Double)]>([])
         let observation = monitor.addObserver { event in
-            arrivals.withLock { $0.append((event.level, Self.monotonicSeconds())) }
+            if event.mechanism == .cgroupV1UsageThreshold { arrivals.withLock { $0.append((event.level, Self.monotonicSeconds())) } }
             recorder.record(event)
         }
         print("mechanisms: \(monitor.activeMechanisms)\nunavailable: \(monitor.unavailableMechanisms)")
@@ -48,7 +48,14 @@ final class MemoryPressureCgroupTests: XCTestCase {
         XCTAssertEqual(thresholds.count, 2, "\(monitor.activeMechanisms) / \(monitor.unavailableMechanisms)")
         XCTAssertEqual(monitor.activeMechanisms.filter { $0.hasPrefix(MemoryPressureMechanism.cgroupV1PressureLevel.rawValue) }.count, 2)
 
-        let warning = recorder.expectation(level: .warning), critical = recorder.expectation(level: .critical)
+        // The usage thresholds' events only: the system's PSI watches the whole machine (a build
+        // or another test beside this one stalls it), and its events may come at any time.
+        let fromThresholds = { (level: MemoryPressureLevel) in
+            recorder.expectation("a \(level) from the usage thresholds") { events in
+                events.contains { $0.mechanism == .cgroupV1UsageThreshold && $0.level == level }
+            }
+        }
+        let warning = fromThresholds(.warning), critical = fromThresholds(.critical)
         let input = Pipe(), output = Pipe()
         let crossings = try startAllocator(in: cgroup, target: 60 << 20,
                                            marks: [limit * 3 / 4, limit * 9 / 10], input: input, output: output)
@@ -60,9 +67,8 @@ final class MemoryPressureCgroupTests: XCTestCase {
         try output.fileHandleForReading.close()   // now, not whenever Foundation releases it
         wait(for: [normal], timeout: 30)
 
-        let events = recorder.events
-        XCTAssertEqual(Array(events.map(\.level).prefix(2)), [.warning, .critical])
-        XCTAssertTrue(events.prefix(2).allSatisfy { $0.mechanism == .cgroupV1UsageThreshold }, "\(events.map(\.mechanism))")
+        let events = recorder.events.filter { $0.mechanism == .cgroupV1UsageThreshold }
+        XCTAssertEqual(Array(events.map(\.level).prefix(2)), [.warning, .critical], "\(recorder.events.map(\.mechanism))")
         XCTAssertEqual(events.first?.limit.bytes, limit)
         XCTAssertEqual(events.first?.limit.source, .cgroupV1)
         let criticalEvent = try XCTUnwrap(events.first { $0.level == .critical })
@@ -163,10 +169,14 @@ final class MemoryPressureCgroupTests: XCTestCase {
         XCTAssertEqual(thresholdEvents().map(\.level), [], "page cache alone is no pressure")
 
         // Any mechanism's critical will do: reclaim (the pressure level) may report it first, and
-        // the monitor does not repeat a level it has delivered.
+        // the monitor does not repeat a level it has delivered. Another mechanism (the system's
+        // PSI on a busy machine) may even have left the monitor at critical already; then there
+        // is nothing to add, and the check above is the test.
         let before = recorder.events.count
+        let alreadyCritical = recorder.events.last?.level == .critical
+        if alreadyCritical { print("the monitor was at critical before the allocations: \(recorder.events)") }
         let critical = recorder.expectation("a critical once the allocations passed 90%") { events in
-            events.dropFirst(before).contains { $0.level == .critical }
+            alreadyCritical || events.dropFirst(before).contains { $0.level == .critical }
         }
         input.fileHandleForWriting.write(Data("allocate\n".utf8))
         XCTAssertNotNil(readLine(startingWith: "ready"), "the child allocated")

@@ -220,12 +220,14 @@ final class MemoryPressureWatcher: @unchecked Sendable {
     }
 
     /// A threshold crossing was classified lower than the usage that crossed (page cache): look
-    /// again, delivering a change, for as long as the two differ.
+    /// again, delivering a rise, for as long as the two differ. A fall is the recovery check's
+    /// (`.normal` once nothing fired for `recoveryInterval`): reclaim's own events may come
+    /// meanwhile.
     private func recheckBesidesPageCache(_ mechanism: MemoryPressureMechanism) {
         let limit = context.readLimit()
         let levels = usageLevels(limit)
         guard let level = levels.pressing else { pageCacheRecheck = nil; return }
-        if level != lastLevel { signal(level, mechanism, limit) }
+        if level > lastLevel { signal(level, mechanism, limit) }
         pageCacheRecheck = levels.withPageCache.map { $0 > level } == true
             ? (ContinuousClock.now + context.configuration.pollingInterval, mechanism) : nil
     }
