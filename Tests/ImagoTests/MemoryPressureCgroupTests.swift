@@ -29,12 +29,7 @@ final class MemoryPressureCgroupTests: XCTestCase {
         let limit = 64 << 20
         let cgroup = try TestMemoryCgroup.makeOrSkip(limitBytes: limit, version: .v1)
         childCgroup = cgroup
-        let (mountPoint, directory) = (cgroup.location.mountPoint, cgroup.location.directory)
-        let monitor = MemoryPressureMonitor(
-            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: mountPoint, directory: directory,
-                                                         hierarchyPath: String(directory.dropFirst(mountPoint.count)),
-                                                         isOwnDirectory: true)),
-            configuration: .init(minimumRepeatInterval: .zero))
+        let monitor = Self.monitor(watching: cgroup)
         let eventFDs = { ProcessResources.openDescriptorTargets().filter { $0.contains("eventfd") }.count }
         let baseline = eventFDs()
         let recorder = PressureRecorder()
@@ -90,8 +85,13 @@ final class MemoryPressureCgroupTests: XCTestCase {
     }
 
     /// Page cache is no pressure: a child writes a file in a 64 MiB cgroup until the cgroup's
-    /// usage is 92% of the limit (page cache crosses both thresholds, short of the limit, so the
-    /// kernel need not reclaim), then allocates until its usage besides page cache is 93%. No
+    /// usage is 92% of the limit (page cache crosses both thresholds), then allocates until its
+    /// usage besides page cache is 93%, dropping twice as much of the file's cache as it
+    /// allocates (`POSIX_FADV_DONTNEED`), so the cgroup never reaches its limit: the kernel's
+    /// reclaim there stalled the whole machine (a critical from /proc/pressure/memory, which every
+    /// process's monitor sees, the other test lane's included). The usage therefore falls below
+    /// the thresholds before it rises again; the re-check while it stays above them was checked
+    /// by hand (a 1:1 drop: the old watcher missed the critical, 2 runs in 2). No
     /// usage-threshold warning or critical may come while only page cache fills the cgroup
     /// (before this change both came at once: 2 runs in 2 failed), and a critical must come once
     /// the allocations pass 90%, although the usage counted with page cache crossed no threshold
@@ -113,12 +113,8 @@ final class MemoryPressureCgroupTests: XCTestCase {
         if String(decoding: typeName.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("tmpfs") {
             throw XCTSkip("the temporary directory is a tmpfs: its pages are shared memory, not page cache")
         }
-        let (mountPoint, cgroupDirectory) = (cgroup.location.mountPoint, cgroup.location.directory)
-        let monitor = MemoryPressureMonitor(
-            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: mountPoint, directory: cgroupDirectory,
-                                                         hierarchyPath: String(cgroupDirectory.dropFirst(mountPoint.count)),
-                                                         isOwnDirectory: true)),
-            configuration: .init(minimumRepeatInterval: .zero))
+        let cgroupDirectory = cgroup.location.directory
+        let monitor = Self.monitor(watching: cgroup)
         let recorder = PressureRecorder()
         let observation = monitor.addObserver(recorder.handler)
         defer { observation.cancel() }
@@ -138,9 +134,12 @@ final class MemoryPressureCgroupTests: XCTestCase {
             def besides_page_cache():
                 stat = dict(line.split() for line in open(usage_file.replace("memory.usage_in_bytes", "memory.stat")))
                 return int(open(usage_file).read()) - int(stat["total_active_file"]) - int(stat["total_inactive_file"])
-            blocks = []
+            blocks, dropped = [], 0
+            fill = os.open(path, os.O_RDONLY)
             while besides_page_cache() < target:
                 blocks.append(b"x" * (512 * 1024))
+                os.posix_fadvise(fill, dropped, 1024 * 1024, os.POSIX_FADV_DONTNEED)
+                dropped += 1024 * 1024
             print("ready", flush=True)
             sys.stdin.read()
             """
@@ -288,6 +287,16 @@ final class MemoryPressureCgroupTests: XCTestCase {
             }
             return crossed
         }
+    }
+
+    /// A monitor built for `cgroup` (a v1 child), delivering every event (no repeat interval).
+    private static func monitor(watching cgroup: MemoryCgroupChild) -> MemoryPressureMonitor {
+        let (mountPoint, directory) = (cgroup.location.mountPoint, cgroup.location.directory)
+        return MemoryPressureMonitor(
+            location: CgroupLocation(v1: CgroupHierarchy(version: 1, mountPoint: mountPoint, directory: directory,
+                                                         hierarchyPath: String(directory.dropFirst(mountPoint.count)),
+                                                         isOwnDirectory: true)),
+            configuration: .init(minimumRepeatInterval: .zero))
     }
 
     private static func monotonicSeconds() -> Double {
