@@ -90,8 +90,9 @@ final class MemoryPressureCgroupTests: XCTestCase {
     /// allocates (`POSIX_FADV_DONTNEED`), so the cgroup never reaches its limit: the kernel's
     /// reclaim there stalled the whole machine (a critical from /proc/pressure/memory, which every
     /// process's monitor sees, the other test lane's included). The usage therefore falls below
-    /// the thresholds before it rises again; the re-check while it stays above them was checked
-    /// by hand (a 1:1 drop: the old watcher missed the critical, 2 runs in 2). No
+    /// the thresholds before it rises again. The re-check while it stays above them was checked
+    /// by hand, leaving the cache for the kernel to reclaim: the old watcher missed the critical,
+    /// 2 runs in 2. No
     /// usage-threshold warning or critical may come while only page cache fills the cgroup
     /// (before this change both came at once: 2 runs in 2 failed), and a critical must come once
     /// the allocations pass 90%, although the usage counted with page cache crossed no threshold
