@@ -144,15 +144,10 @@ final class MemoryPressureCgroupTests: XCTestCase {
             print("ready", flush=True)
             sys.stdin.read()
             """
-        let command = cgroup.joiningCommand("/usr/bin/python3", ["-u", "-c", script, directory.appendingPathComponent("fill").path,
-                                                                  cgroupDirectory + "/memory.usage_in_bytes", String(limit / 100 * 93)])
-        let process = Process(), input = Pipe(), output = Pipe()
-        process.executableURL = URL(fileURLWithPath: command.executable)
-        process.arguments = command.arguments
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        child = process
+        let input = Pipe(), output = Pipe()
+        let process = try startPython(in: cgroup, script, [directory.appendingPathComponent("fill").path,
+                                                           cgroupDirectory + "/memory.usage_in_bytes", String(limit / 100 * 93)],
+                                      input: input, output: output)
         let reader = output.fileHandleForReading
         func readLine(startingWith prefix: String) -> String? {
             var text = ""
@@ -262,15 +257,8 @@ final class MemoryPressureCgroupTests: XCTestCase {
             print("ready", flush=True)
             sys.stdin.read()
             """
-        let command = cgroup.joiningCommand("/usr/bin/python3", ["-u", "-c", script, cgroup.location.directory + "/memory.usage_in_bytes",
-                                                                  String(target), marks.map(String.init).joined(separator: ",")])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command.executable)
-        process.arguments = command.arguments
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        child = process
+        try startPython(in: cgroup, script, [cgroup.location.directory + "/memory.usage_in_bytes", String(target),
+                                             marks.map(String.init).joined(separator: ",")], input: input, output: output)
         return {
             var crossed: [Int: Double] = [:]
             var text = ""
@@ -288,6 +276,21 @@ final class MemoryPressureCgroupTests: XCTestCase {
             }
             return crossed
         }
+    }
+
+    /// Runs `script` with `arguments` in python3 inside `cgroup`; tearDown ends it.
+    @discardableResult
+    private func startPython(in cgroup: MemoryCgroupChild, _ script: String, _ arguments: [String],
+                             input: Pipe, output: Pipe) throws -> Process {
+        let command = cgroup.joiningCommand("/usr/bin/python3", ["-u", "-c", script] + arguments)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.arguments
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        child = process
+        return process
     }
 
     /// A monitor built for `cgroup` (a v1 child), delivering every event (no repeat interval).
