@@ -31,6 +31,13 @@ public struct LoaderBenchPlan: Sendable, Equatable {
     public var memoryConcurrency: Int
     /// Memory rounds, loader and control alternating: 3 (quick: 1).
     public var memoryRounds: Int
+    /// Cancels per fetch strategy and point, loader and control alternating: 10 (quick: 3).
+    public var cancelRounds: Int
+    /// Where in the response a load is cancelled, as a fraction of the body (nil: while the
+    /// server holds the head): before the head and at half the body.
+    public var cancelPoints: [Double?]
+    /// How long after `cancel()` the server must see the request end to count it: 2 s.
+    public var cancelCloseTimeout: Duration
 
     /// The plan of a full run, or of `--quick`.
     public init(quick: Bool) {
@@ -47,12 +54,15 @@ public struct LoaderBenchPlan: Sendable, Equatable {
         memoryImages = quick ? 20 : 100
         memoryConcurrency = 8
         memoryRounds = quick ? 1 : 3
+        cancelRounds = quick ? 3 : 10
+        cancelPoints = [nil, 0.5]
+        cancelCloseTimeout = .seconds(2)
     }
 
     /// Progress units of one subject offering `strategies` fetch strategies (one per round).
     func plannedUnits(strategies: Int) -> Int {
-        strategies * (warmupRounds + timeRounds) + crowds.count * crowdRounds + concurrencies.count * throughputRounds
-            + memoryRounds
+        strategies * (warmupRounds + timeRounds + cancelPoints.count * cancelRounds) + crowds.count * crowdRounds
+            + concurrencies.count * throughputRounds + memoryRounds
     }
 
     /// Every knob equal (written out: tuples are not `Equatable`).
@@ -62,6 +72,7 @@ public struct LoaderBenchPlan: Sendable, Equatable {
             && a.throughputRounds == b.throughputRounds && a.timedImageSize == b.timedImageSize
             && a.throughputImageSize == b.throughputImageSize && a.loadTimeout == b.loadTimeout
             && a.memoryImages == b.memoryImages && a.memoryConcurrency == b.memoryConcurrency
-            && a.memoryRounds == b.memoryRounds
+            && a.memoryRounds == b.memoryRounds && a.cancelRounds == b.cancelRounds && a.cancelPoints == b.cancelPoints
+            && a.cancelCloseTimeout == b.cancelCloseTimeout
     }
 }

@@ -53,7 +53,8 @@ public struct LoaderScenario: BenchScenario {
         for subject in subjects {
             do {
                 rows += try await Self.measure(subject, plan: plan, server: server, scratch: scratch.url,
-                                               timedImage: timed, throughputPaths: paths, progress: context.progress,
+                                               timedImage: timed, throughputPaths: paths, warmUpImage: distinct.first ?? timed,
+                                               progress: context.progress,
                                                executable: context.executable)
             } catch {
                 context.progress.log("loader: \(error)")
@@ -67,14 +68,14 @@ public struct LoaderScenario: BenchScenario {
 
     @MainActor
     static func measure(_ subject: ConformanceSubject, plan: LoaderBenchPlan, server: TestServer, scratch: URL,
-                        timedImage: [UInt8], throughputPaths: [String],
+                        timedImage: [UInt8], throughputPaths: [String], warmUpImage: [UInt8],
                         progress: ProgressReporter, executable: String) async throws -> [BenchResult] {
         let directory = scratch.appendingPathComponent(subject.name, isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let session = LoaderSession(subject: subject, url: { server.url(for: $0) }, scratch: directory,
                                     timeout: plan.loadTimeout)
         let run = LoaderSubjectRun(session: session, server: server, plan: plan, control: RawControl(), progress: progress,
-                                   timedImage: timedImage, throughputPaths: throughputPaths,
+                                   timedImage: timedImage, throughputPaths: throughputPaths, warmUpImage: warmUpImage,
                                    // The child is this executable with the same arguments: its entry point
                                    // hands over to the probe before anything else (LoaderBench.serveMemoryProbe).
                                    probeCommand: executable.isEmpty ? nil

@@ -4,8 +4,9 @@ import ImagoConformance
 import ImagoTestServer
 
 /// One subject's measurements, in the order they run: time to pixels per fetch strategy
-/// (network, memory, disk), requests for crowds of identical loads, throughput, then resident
-/// memory (LoaderSubjectRun+Memory.swift).
+/// (network, memory, disk), requests for crowds of identical loads, throughput, cancel to the
+/// request's end (LoaderSubjectRun+Cancel.swift), then resident memory
+/// (LoaderSubjectRun+Memory.swift).
 @MainActor
 struct LoaderSubjectRun {
     let session: LoaderSession
@@ -18,6 +19,8 @@ struct LoaderSubjectRun {
     let timedImage: [UInt8]
     /// The throughput scenario's distinct images, served at `throughputPaths`.
     let throughputPaths: [String]
+    /// One throughput image, served again at the throughput warm-up's own paths.
+    let warmUpImage: [UInt8]
     /// How to start this executable again for a memory probe (nil: memory is not measured).
     let probeCommand: (executable: String, arguments: [String])?
 
@@ -30,6 +33,7 @@ struct LoaderSubjectRun {
         for strategy in strategies { rows += try await timeToPixels(strategy: strategy) }
         rows += try await crowds()
         rows += try await throughput()
+        rows += try await cancellation()
         rows += try await memory()
         return rows
     }
@@ -118,22 +122,30 @@ struct LoaderSubjectRun {
     }
 
     /// Images per second over the distinct images, a fresh loader (cold caches) per run, the
-    /// control's run of the same URLs right after.
+    /// control's run of the same URLs beside it, the order swapped every round. Before its timed
+    /// run each side loads `concurrency` other images at that concurrency, untimed: the control's
+    /// client would otherwise come warm from its last run (connections open, first-use
+    /// allocations made) while each fresh loader starts cold, a bias for the control that is no
+    /// cost an app pays per image (it keeps its loader).
     func throughput() async throws -> [BenchResult] {
         var rows: [BenchResult] = []
         let urls = throughputPaths.map(server.url(for:))
         for concurrency in plan.concurrencies {
             var loaderRates: [Double] = [], controlRates: [Double] = []
-            for _ in 0..<plan.throughputRounds {
-                let loader = try session.makeLoader(try session.makeContext(strategy: nil))
-                loaderRates.append(try await session.throughput(loader, paths: throughputPaths, concurrency: concurrency))
-                let start = ContinuousClock.now
-                do {
-                    _ = try await control.load(urls, concurrency: concurrency)
-                } catch {
-                    throw LoaderBenchError.controlFailed(path: throughputPaths.first ?? "", reason: "\(error)")
+            for round in 0..<plan.throughputRounds {
+                let warmUp = warmUpPaths(concurrency: concurrency, round: round)
+                defer { for path in warmUp { server.removeRoute(path) } }
+                let loaderWarmUp = warmUp.filter { $0.hasSuffix(".loader.jpg") }
+                let controlWarmUp = warmUp.filter { $0.hasSuffix(".control.jpg") }.map(server.url(for:))
+                for loaderFirst in round.isMultiple(of: 2) ? [true, false] : [false, true] {
+                    if loaderFirst {
+                        let loader = try session.makeLoader(try session.makeContext(strategy: nil))
+                        _ = try await session.throughput(loader, paths: loaderWarmUp, concurrency: concurrency)
+                        loaderRates.append(try await session.throughput(loader, paths: throughputPaths, concurrency: concurrency))
+                    } else {
+                        controlRates.append(try await controlRate(urls, warmUp: controlWarmUp, concurrency: concurrency))
+                    }
                 }
-                controlRates.append(Double(urls.count) / (ContinuousClock.now - start).seconds)
                 progress.advance()
             }
             rows += LoaderRows.compared("subject=\(subject.name) images=\(urls.count) concurrency=\(concurrency)",
@@ -141,6 +153,31 @@ struct LoaderSubjectRun {
                                         loader: loaderRates, control: controlRates)
         }
         return rows
+    }
+
+    /// `concurrency` warm-up paths for each side of one throughput round (`….loader.jpg`,
+    /// `….control.jpg`), each serving `warmUpImage`: distinct URLs, none a throughput one.
+    private func warmUpPaths(concurrency: Int, round: Int) -> [String] {
+        let base = "/loader/\(subject.name)/warm-up/\(concurrency)/\(round)"
+        return ["loader", "control"].flatMap { side in
+            (0..<concurrency).map { index in
+                let path = "\(base)/\(index).\(side).jpg"
+                server.setRoute(path, Route(body: warmUpImage, contentType: "image/jpeg"))
+                return path
+            }
+        }
+    }
+
+    /// The control's images per second over `urls`, after an untimed run over `warmUp`.
+    private func controlRate(_ urls: [URL], warmUp: [URL], concurrency: Int) async throws -> Double {
+        do {
+            _ = try await control.load(warmUp, concurrency: concurrency)
+            let start = ContinuousClock.now
+            _ = try await control.load(urls, concurrency: concurrency)
+            return Double(urls.count) / (ContinuousClock.now - start).seconds
+        } catch {
+            throw LoaderBenchError.controlFailed(path: throughputPaths.first ?? "", reason: "\(error)")
+        }
     }
 
     /// The control's time to pixels for `path`, in milliseconds.

@@ -90,6 +90,11 @@ import Testing
         let doubled = measured("latency", [30.7, 30.9, 30.6, 30.7, 30.8], scenario: "coalescing")
         #expect(RunComparison(base: [coalesced], new: [doubled]).rows[0].verdict == .withinNoise)
         #expect(ChangeThreshold.default(for: RowKey(measured("t", steady)), unit: "ms") == .timing)
+        // The loader scenario's cancels are the same kind of event.
+        let loaderCancel = RowKey(scenario: "loader", parameters: "subject=x variant=loader", metric: "cancel-to-server-close")
+        #expect(ChangeThreshold.default(for: loaderCancel, unit: "ms") == .eventLatency)
+        let loaderTime = RowKey(scenario: "loader", parameters: "subject=x variant=loader", metric: "time-to-pixels")
+        #expect(ChangeThreshold.default(for: loaderTime, unit: "ms") == .timing)
     }
 
     @Test func reportsNameEveryRowAndTheHTMLIsSelfContained() {

@@ -21,6 +21,9 @@ import Testing
         plan.loadTimeout = .seconds(30)
         // No memory probes: they start the bench's executable again, and a test's is the test runner.
         plan.memoryRounds = 0
+        plan.cancelRounds = 1
+        // Generous: a verdict must not flip on a busy machine (the fake's cancel does close).
+        plan.cancelCloseTimeout = .seconds(30)
         return plan
     }()
 
@@ -80,6 +83,32 @@ import Testing
                     == zip(loader.samples, controlRate.samples).map { $1 / $0 })
         }
         #expect(rows.allSatisfy { $0.scenario == "loader" })
+    }
+
+    @Test func cancelsAreTimedToTheServerSeeingTheRequestEndBesideTheControl() async throws {
+        let rows = try await Self.run([FakeLoader.subject])
+        for point in ["before-head", "50%-of-body"] {
+            let parameters = "subject=fake-memory strategy=default point=\(point) size=64x48"
+            let loader = try Self.row(rows, parameters + " variant=loader", "cancel-to-server-close")
+            let control = try Self.row(rows, parameters + " variant=raw-control", "cancel-to-server-close")
+            #expect(loader.unit == "ms" && loader.samples.count == 1 && control.samples.count == 1)
+            #expect(try Self.row(rows, parameters + " variant=loader", "server-saw-close").samples == [1])
+            #expect(try Self.row(rows, parameters + " variant=raw-control", "server-saw-close").samples == [1])
+            // Two figures of a millisecond or so: no ratio of them.
+            #expect(!rows.contains { $0.parameters == parameters && $0.metric == ControlOverhead.metric })
+        }
+    }
+
+    @Test func aLoaderWhoseCancelLeavesTheRequestRunningIsNotApplicable() async throws {
+        var plan = Self.plan
+        plan.cancelCloseTimeout = .milliseconds(200)   // the verdict is the same for any wait: it never closes
+        plan.cancelPoints = [0.5]
+        let rows = try await Self.run([FakeLoader.nonCancelling], plan: plan)
+        let parameters = "subject=fake-no-cancel strategy=default point=50%-of-body size=64x48"
+        let loader = try Self.row(rows, parameters + " variant=loader", "cancel-to-server-close")
+        #expect(loader.skipped == "n/a: the server never saw fake-no-cancel close the request within 0.2 seconds "
+                + "of cancel() (0 of 1 cancels)", "\(loader.skipped ?? "")")
+        #expect(try Self.row(rows, parameters + " variant=loader", "server-saw-close").samples == [0])
     }
 
     @Test func memoryWithoutAnExecutableToStartAgainIsNotApplicable() async throws {

@@ -40,12 +40,18 @@ public struct ChangeThreshold: Sendable, Equatable {
 
     /// The scenarios whose "ms" rows are ``eventLatency``.
     static let eventLatencyScenarios: Set<String> = ["cancellation", "coalescing"]
+    /// The metrics of other scenarios that are ``eventLatency`` too: the loader scenario's
+    /// cancels, timed like the cancellation scenario's.
+    static let eventLatencyMetrics: Set<String> = ["cancel-to-server-close"]
 
     /// The default for `key`'s row measured in `unit`: ``memory`` for "MiB", ``eventLatency`` for
-    /// the cancellation and coalescing scenarios' "ms" rows, else ``timing``.
+    /// the cancellation and coalescing scenarios' "ms" rows and for any scenario's cancel-to-end
+    /// rows, else ``timing``.
     public static func `default`(for key: RowKey, unit: String) -> ChangeThreshold {
         if unit == "MiB" { return memory }
-        if unit == "ms" && eventLatencyScenarios.contains(key.scenario) { return eventLatency }
+        if unit == "ms" && (eventLatencyScenarios.contains(key.scenario) || eventLatencyMetrics.contains(key.metric)) {
+            return eventLatency
+        }
         return timing
     }
 
