@@ -193,7 +193,8 @@ int main(int argc, char **argv) {
                         free(b.data);
                     }
     printf("png-fast-check: %ld cases (%ld from the corpus), libpng decoded %ld, fast path decoded %ld and declined %ld; "
-           "%ld mismatches\n", stats.files, corpus_cases, stats.libpng_ok, stats.fast_decoded, stats.fast_declined,
-           stats.mismatches);
+           "%ld mismatches, %ld of the known difference (a code-length repeat past HLIT+HDIST)\n", stats.files,
+           corpus_cases, stats.libpng_ok, stats.fast_decoded, stats.fast_declined, stats.mismatches,
+           stats.known_lenient);
     return stats.mismatches == 0 ? 0 : 1;
 }
