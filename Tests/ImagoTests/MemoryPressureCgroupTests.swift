@@ -6,8 +6,9 @@ import Synchronization
 import XCTest
 
 /// `MemoryPressureMonitor` against this machine's real kernel: usage thresholds in a cgroup v1
-/// child cgroup filled by a child process, and the idle cost of the watcher. Skipped (with the
-/// reason) where the machine offers no writable v1 memory cgroup.
+/// child cgroup filled by a child process (the watcher's idle cost is in
+/// MemoryPressureWatcherIdleTests.swift). Skipped (with the reason) where the machine offers no
+/// writable v1 memory cgroup.
 final class MemoryPressureCgroupTests: XCTestCase {
     private var childCgroup: MemoryCgroupChild?
     private var child: Process?
@@ -182,57 +183,7 @@ final class MemoryPressureCgroupTests: XCTestCase {
         print("events: \(recorder.events.map { "\($0.level) via \($0.mechanism.rawValue), usage \($0.usageBytes ?? -1)" })")
     }
 
-    /// The watcher's idle cost with the process's own sources (default 1 s; set
-    /// IMAGO_IDLE_SECONDS for a longer measurement). Idle, the thread sleeps in poll().
-    func testIdleWatcherDoesNotWakeUp() throws {
-        let monitor = MemoryPressureMonitor()
-        let observation = monitor.addObserver { _ in }
-        defer { observation.cancel() }
-        let tid = try XCTUnwrap(waitForThreadID(monitor))
-        XCTAssertEqual(ThreadStats.name(threadID: tid), "imago-memwatch")
-        let seconds = Double(ProcessInfo.processInfo.environment["IMAGO_IDLE_SECONDS"] ?? "") ?? 1
-        let start = try XCTUnwrap(ThreadStats.read(threadID: tid))
-        Thread.sleep(forTimeInterval: seconds)   // the measurement itself: idle time
-        let end = try XCTUnwrap(ThreadStats.read(threadID: tid))
-        let wakeUps = end.voluntarySwitches - start.voluntarySwitches
-        let cpu = Double(end.cpuNanoseconds - start.cpuNanoseconds) / 1e9
-        print("mechanisms: \(monitor.activeMechanisms)")
-        print(String(format: "idle %.0f s: %d voluntary + %d involuntary switches (%.2f wake-ups/s), %.6f CPU seconds",
-                     seconds, wakeUps, end.involuntarySwitches - start.involuntarySwitches, Double(wakeUps) / seconds, cpu))
-        // Only a real pressure notification may wake it; allow a few in case the host is busy.
-        XCTAssertLessThanOrEqual(Double(wakeUps) / seconds, 5)
-    }
-
-    /// The polling fallback's cost (no cgroup, no PSI: a tree whose /proc/self is the real one
-    /// but has no /proc/pressure, so resident memory is compared with physical memory every
-    /// 500 ms): about 2 wake-ups/s.
-    func testPollingFallbackWakesAtItsInterval() throws {
-        let tree = try FakeCgroupTree()
-        defer { tree.remove() }
-        try tree.makeDirectory("/proc")
-        XCTAssertEqual(symlink("/proc/self", tree.root + "/proc/self"), 0)
-        let monitor = MemoryPressureMonitor(root: tree.root)
-        let observation = monitor.addObserver { _ in }
-        defer { observation.cancel() }
-        XCTAssertEqual(monitor.activeMechanisms, ["usage polling every 0.5 seconds"])
-        let tid = try XCTUnwrap(waitForThreadID(monitor))
-        let seconds = Double(ProcessInfo.processInfo.environment["IMAGO_IDLE_SECONDS"] ?? "") ?? 1
-        let start = try XCTUnwrap(ThreadStats.read(threadID: tid))
-        Thread.sleep(forTimeInterval: seconds)   // the measurement itself
-        let end = try XCTUnwrap(ThreadStats.read(threadID: tid))
-        let wakeUps = end.voluntarySwitches - start.voluntarySwitches
-        print(String(format: "polling %.0f s: %d wake-ups (%.2f/s), %.6f CPU seconds", seconds, wakeUps,
-                     Double(wakeUps) / seconds, Double(end.cpuNanoseconds - start.cpuNanoseconds) / 1e9))
-        XCTAssertLessThanOrEqual(Double(wakeUps) / seconds, 4)
-    }
-
     // MARK: - Helpers
-
-    private func waitForThreadID(_ monitor: MemoryPressureMonitor) -> Int32? {
-        let ready = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in monitor.watcherThreadID != nil }, object: nil)
-        wait(for: [ready], timeout: 10)
-        return monitor.watcherThreadID
-    }
 
     /// Starts python3 in the cgroup (`sh` moves itself in, then execs) and returns a function
     /// giving, per mark, the CLOCK_MONOTONIC second at which the child first read a usage at or
