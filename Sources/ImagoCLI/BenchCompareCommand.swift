@@ -11,7 +11,7 @@ struct BenchCompareCommand: ParsableCommand {
         abstract: "Compare two bench runs: each metric's change with a 95% confidence interval and a verdict.",
         discussion: "BASE and NEW are run directories (Reports/<timestamp>) or their results.csv; samples.csv must be "
             + "beside it. A row is better or worse only when the bootstrap interval of its median's change excludes 0 "
-            + "and the change passes the threshold (default 5%; MiB rows 15% with a 4 MiB floor, like bench-check; the cancellation and coalescing latencies 50% with a 20 ms floor); "
+            + "and the change passes the threshold (default 5%; MiB rows 15% with a 4 MiB floor, like bench-check; the cancellation and coalescing latencies and the loader scenario's cancels 50% with a 20 ms floor); "
             + "fewer than \(RunComparison.minimumSamples) samples a side: no verdict. Exit status: 0 no change beyond "
             + "noise; 2 a row worse, or measured in BASE but not in NEW; 4 nothing worse and a row better or newly "
             + "measured; 66 a run that cannot be read or has no samples.csv; 65 a malformed file.")
@@ -22,7 +22,7 @@ struct BenchCompareCommand: ParsableCommand {
     @Argument(help: "The new run: a run directory or its results.csv.")
     var new: String
 
-    @Option(help: ArgumentHelp("The relative threshold in percent for every metric (default: 5, MiB rows 15, cancellation and coalescing latencies 50; the 4 MiB and 20 ms floors are kept).",
+    @Option(help: ArgumentHelp("The relative threshold in percent for every metric (default: 5, MiB rows 15, cancellation, coalescing and loader-cancel latencies 50; the 4 MiB and 20 ms floors are kept).",
                                valueName: "PERCENT"))
     var threshold: Double?
 
