@@ -15,7 +15,7 @@ struct BenchCommand: AsyncParsableCommand {
         // "imago bench <subcommand>", which hides that `imago bench` alone runs the scenarios.
         usage: """
             imago bench [--scenario NAME ...] [--subject NAME ...] [--quick] [--out DIR] [--inputs DIR] [--python PATH]
-            imago bench compare BASE NEW [--threshold PERCENT] [--out DIR]
+            imago bench compare BASE NEW [--threshold PERCENT] [--as-measured] [--out DIR]
             """,
         discussion: "Scenarios: \(BenchScenarios.names.joined(separator: ", ")). `--subject NAME` runs the loader "
             + "scenario on a conformance subject (`imago conform`'s names; repeatable or comma-separated), alone "

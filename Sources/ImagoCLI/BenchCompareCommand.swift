@@ -12,7 +12,10 @@ struct BenchCompareCommand: ParsableCommand {
         discussion: "BASE and NEW are run directories (Reports/<timestamp>) or their results.csv; samples.csv must be "
             + "beside it. A row is better or worse only when the bootstrap interval of its median's change excludes 0 "
             + "and the change passes the threshold (default 5%; MiB rows 15% with a 4 MiB floor, like bench-check; the cancellation and coalescing latencies and the loader scenario's cancels 50% with a 20 ms floor); "
-            + "fewer than \(RunComparison.minimumSamples) samples a side: no verdict. Exit status: 0 no change beyond "
+            + "fewer than \(RunComparison.minimumSamples) samples a side: no verdict. Rows of code neither build changes "
+            + "(the bare C call and the peers in the decode and thumbnail scenarios) are references, shown and never "
+            + "judged: the rows measured beside them are judged after the machine's drift they show (NEW divided by the "
+            + "median factor their references moved by); --as-measured judges every row as measured. Exit status: 0 no change beyond "
             + "noise; 2 a row worse, or measured in BASE but not in NEW; 4 nothing worse and a row better or newly "
             + "measured; 66 a run that cannot be read or has no samples.csv; 65 a malformed file.")
 
@@ -25,6 +28,9 @@ struct BenchCompareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The relative threshold in percent for every metric (default: 5, MiB rows 15, cancellation, coalescing and loader-cancel latencies 50; the 4 MiB and 20 ms floors are kept).",
                                valueName: "PERCENT"))
     var threshold: Double?
+
+    @Flag(help: "Judge every row as measured: no reference rows, no correction for the machine's drift (default: off).")
+    var asMeasured = false
 
     @OptionGroup var output: BenchOutputOption
 
@@ -41,7 +47,8 @@ struct BenchCompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        let comparison = RunComparison(base: try load(base), new: try load(new), threshold: threshold.map { $0 / 100 })
+        let comparison = RunComparison(base: try load(base), new: try load(new), threshold: threshold.map { $0 / 100 },
+                                       correctsDrift: !asMeasured)
         ComparisonReport.lines(comparison).forEach { print($0) }
         let directory = URL(fileURLWithPath: output.out ?? Self.directory(of: new), isDirectory: true)
         let files = [("comparison.md", ComparisonReport.markdown(comparison, base: base, new: new)),

@@ -20,7 +20,8 @@ public enum ComparisonReport {
 
     /// The counts of each verdict and what the exit status means.
     public static func conclusion(_ comparison: RunComparison) -> String {
-        let order: [RunComparison.Verdict] = [.worse, .removed, .better, .added, .withinNoise, .tooFewSamples, .skipped]
+        let order: [RunComparison.Verdict] = [.worse, .removed, .better, .added, .withinNoise, .tooFewSamples, .reference,
+                                              .skipped]
         let counts = order.compactMap { verdict -> String? in
             let count = comparison.rows.filter { $0.verdict == verdict }.count
             return count == 0 ? nil : "\(count) \(verdict.rawValue)"
@@ -56,7 +57,9 @@ public enum ComparisonReport {
     /// The decision rule, stated in both reports.
     static let rule = "change = NEW p50 / BASE p50 − 1; 95% CI by bootstrap (\(MedianBootstrap().resamples) resamples per side, "
         + "seeded). Better or worse only when the CI excludes 0 and the change passes the threshold; "
-        + "fewer than \(RunComparison.minimumSamples) samples a side: no verdict."
+        + "fewer than \(RunComparison.minimumSamples) samples a side: no verdict. Rows of code neither build changes "
+        + "(the bare C call, the peers) are references: their change is the machine's, and the rows measured beside "
+        + "them are judged after dividing NEW by the median factor their references moved by."
 
     private static func cells(_ row: RunComparison.Row) -> [String] {
         let threshold = String(format: "%.0f%%", row.threshold.relative * 100)

@@ -9,7 +9,7 @@ enum HTMLPage {
         body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}table{border-collapse:collapse;margin:0.5em 0}\
         th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f2f2f2}\
         td.n{text-align:right;font-variant-numeric:tabular-nums}tr.worse,tr.removed,tr.miss{background:#fde2e2}\
-        tr.better,tr.added,tr.pass{background:#e2f5e4}tr.skipped,tr.too-few-samples,tr.not-measured{color:#777}\
+        tr.better,tr.added,tr.pass{background:#e2f5e4}tr.skipped,tr.too-few-samples,tr.reference,tr.not-measured{color:#777}\
         code{background:#f4f4f4}.noise{background:#fff4d6;padding:0.5em}svg{max-width:100%;height:auto;display:block}
         """
 

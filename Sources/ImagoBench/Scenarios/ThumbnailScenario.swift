@@ -18,9 +18,11 @@ public struct ThumbnailScenario: BenchScenario {
     static func formats(quick: Bool) -> [LargeInputs.Format] {
         quick ? [.jpegBaseline, .webpLossy] : [.jpegBaseline, .pngRGB8, .webpLossy]
     }
-    /// Timing: 1 warm-up round, 5 to 15 rounds, 0.5 s per method (quick: 3 rounds).
+    /// Timing: 1 warm-up round, 5 to 15 rounds, 0.5 s per method (quick: 5 rounds, `bench
+    /// compare`'s minimum for a verdict).
     static func plan(quick: Bool) -> SamplingPlan {
-        quick ? SamplingPlan(warmUp: 1, minSamples: 3, maxSamples: 3, minSeconds: 0)
+        quick ? SamplingPlan(warmUp: 1, minSamples: RunComparison.minimumSamples, maxSamples: RunComparison.minimumSamples,
+                             minSeconds: 0)
               : SamplingPlan(warmUp: 1, minSamples: 5, maxSamples: 15, minSeconds: 0.5)
     }
     /// Fresh processes per method for the memory figures: 3 (quick: 1).

@@ -12,9 +12,11 @@ public struct DecodeScenario: BenchScenario {
     static func sizes(quick: Bool) -> [Double] { quick ? [0.25, 12] : [0.25, 2, 12, 40] }
 
     /// Full runs: 2 warm-up rounds, 8 to 30 rounds and at least 1 s per variant;
-    /// quick: 1 warm-up round, 3 to 5 rounds, 0.2 s.
+    /// quick: 1 warm-up round, 5 rounds: `bench compare`'s minimum for a verdict (with 3 to 5
+    /// and 0.2 s, a 12 MP row stopped at 3 or 4 and no quick run could be compared).
     static func plan(quick: Bool) -> SamplingPlan {
-        quick ? SamplingPlan(warmUp: 1, minSamples: 3, maxSamples: 5, minSeconds: 0.2)
+        quick ? SamplingPlan(warmUp: 1, minSamples: RunComparison.minimumSamples, maxSamples: RunComparison.minimumSamples,
+                             minSeconds: 0)
               : SamplingPlan(warmUp: 2, minSamples: 8, maxSamples: 30, minSeconds: 1.0)
     }
 
