@@ -13,6 +13,9 @@ public enum LoaderBenchError: Error, CustomStringConvertible, Sendable, Equatabl
     case timedOut(subject: String, path: String, after: Duration)
     /// The raw control could not load an image the loader is measured on.
     case controlFailed(path: String, reason: String)
+    /// A load to be cancelled never reached the point of its response where the server holds it
+    /// (`who`: the subject, or "raw control").
+    case cancelPointNotReached(who: String, path: String, after: Duration)
     /// A memory probe's child process failed (`side`: loader or control) or printed no reading.
     case memoryProbeFailed(subject: String, side: String, reason: String)
     /// This process was started for a memory probe whose description it cannot read.
@@ -31,6 +34,8 @@ public enum LoaderBenchError: Error, CustomStringConvertible, Sendable, Equatabl
             "\(subject): loading \(path) published no success or failure within \(after)"
         case .controlFailed(let path, let reason):
             "raw control: loading \(path) failed: \(reason)"
+        case .cancelPointNotReached(let who, let path, let after):
+            "\(who): the load of \(path) to be cancelled did not reach the server's hold point within \(after)"
         case .memoryProbeFailed(let subject, let side, let reason):
             "\(subject): measuring the \(side)'s memory in a fresh process failed: \(reason)"
         case .memoryProbeUnreadable:

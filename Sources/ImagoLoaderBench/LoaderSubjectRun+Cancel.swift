@@ -28,7 +28,7 @@ extension LoaderSubjectRun {
                 var loaderSeen = 0, controlSeen = 0
                 for round in 0..<plan.cancelRounds {
                     let path = "/loader/\(subject.name)/cancel/\(label)/\(pointLabel)/\(round).jpg"
-                    if let ms = try await cancelledLoad(path: path, point: point, start: { url in
+                    if let ms = try await cancelledLoad(path: path, point: point, who: subject.name, start: { url in
                         let model = loader.makeModel(source: ConformanceSource(url: url))
                         model.load()
                         return { model.cancel() }
@@ -36,7 +36,8 @@ extension LoaderSubjectRun {
                         loaderCloses.append(ms)
                         loaderSeen += 1
                     }
-                    if let ms = try await cancelledLoad(path: path + ".control", point: point, start: { url in
+                    if let ms = try await cancelledLoad(path: path + ".control", point: point, who: "raw control",
+                                                        start: { url in
                         let task = Task { [control] in _ = try await control.load(url) }
                         return { task.cancel() }
                     }) {
@@ -69,11 +70,11 @@ extension LoaderSubjectRun {
         return rows
     }
 
-    /// Serves `timedImage` at `path` held at `point`, starts a load with `start` (which returns
-    /// how to cancel it), waits until the server is held there, cancels, and returns the
+    /// Serves `timedImage` at `path` held at `point`, starts `who`'s load with `start` (which
+    /// returns how to cancel it), waits until the server is held there, cancels, and returns the
     /// milliseconds until the server counted the client's close (nil: not within
     /// `plan.cancelCloseTimeout`).
-    private func cancelledLoad(path: String, point: Double?,
+    private func cancelledLoad(path: String, point: Double?, who: String,
                                start: (URL) -> () -> Void) async throws -> Double? {
         let gate = Gate()
         let stallAfter = point.map { Int(Double(timedImage.count) * $0) }
@@ -92,7 +93,7 @@ extension LoaderSubjectRun {
             }
         } catch {
             cancel()
-            throw LoaderBenchError.timedOut(subject: subject.name, path: path, after: plan.loadTimeout)
+            throw LoaderBenchError.cancelPointNotReached(who: who, path: path, after: plan.loadTimeout)
         }
         let closedBefore = server.counters.connectionsClosedByClient
         let started = ContinuousClock.now

@@ -163,5 +163,7 @@ import Testing
             try LoaderBench.select(["nope"], from: all)
         }
         #expect(LoaderBenchError.unknownSubject("nope", known: ["a", "b"]).description == "unknown subject nope; known: a, b")
+        #expect(LoaderBenchError.cancelPointNotReached(who: "raw control", path: "/c.jpg", after: .seconds(60)).description
+                == "raw control: the load of /c.jpg to be cancelled did not reach the server's hold point within 60.0 seconds")
     }
 }
