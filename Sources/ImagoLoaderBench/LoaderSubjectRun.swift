@@ -133,7 +133,7 @@ struct LoaderSubjectRun {
         for concurrency in plan.concurrencies {
             var loaderRates: [Double] = [], controlRates: [Double] = []
             for round in 0..<plan.throughputRounds {
-                let warmUp = warmUpPaths(concurrency: concurrency, round: round)
+                let warmUp = serveWarmUpPaths(concurrency: concurrency, round: round)
                 defer { for path in warmUp { server.removeRoute(path) } }
                 let loaderWarmUp = warmUp.filter { $0.hasSuffix(".loader.jpg") }
                 let controlWarmUp = warmUp.filter { $0.hasSuffix(".control.jpg") }.map(server.url(for:))
@@ -155,9 +155,9 @@ struct LoaderSubjectRun {
         return rows
     }
 
-    /// `concurrency` warm-up paths for each side of one throughput round (`….loader.jpg`,
-    /// `….control.jpg`), each serving `warmUpImage`: distinct URLs, none a throughput one.
-    private func warmUpPaths(concurrency: Int, round: Int) -> [String] {
+    /// Serves `warmUpImage` at `concurrency` new paths for each side of one throughput round
+    /// (`….loader.jpg`, `….control.jpg`) and returns them: distinct URLs, none a throughput one.
+    private func serveWarmUpPaths(concurrency: Int, round: Int) -> [String] {
         let base = "/loader/\(subject.name)/warm-up/\(concurrency)/\(round)"
         return ["loader", "control"].flatMap { side in
             (0..<concurrency).map { index in
