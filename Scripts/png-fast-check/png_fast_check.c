@@ -59,12 +59,11 @@ static buffer encode(uint32_t w, uint32_t h, int channels, int filters, int wind
     return b;
 }
 
-static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
 static void put32(uint8_t *p, uint32_t v) { p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = (uint8_t)v; }
 
 /* Offset of the first chunk of this type, or 0. */
 static size_t find_chunk(const uint8_t *d, size_t n, const char *type) {
-    for (size_t pos = 8; pos + 12 <= n; pos += 12 + be32(d + pos)) {
+    for (size_t pos = 8; pos + 12 <= n; pos += 12 + png_fast_diff_be32(d + pos)) {
         if (memcmp(d + pos + 4, type, 4) == 0) return pos;
     }
     return 0;
@@ -88,7 +87,7 @@ static void check_variants(const buffer *png, const char *name, png_fast_diff_st
     png_fast_diff_one(png->data, png->size, name, stats);
     size_t idat = find_chunk(png->data, png->size, "IDAT"), iend = find_chunk(png->data, png->size, "IEND");
     if (!idat || !iend) return;
-    uint32_t idat_len = be32(png->data + idat);
+    uint32_t idat_len = png_fast_diff_be32(png->data + idat);
     buffer m = {malloc(png->size + 64), png->size, 0};
     for (int k = 0; k < 6 && idat_len > 2; k++) {   /* a flipped payload byte, CRC fixed, then not */
         memcpy(m.data, png->data, png->size);

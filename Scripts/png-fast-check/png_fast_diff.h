@@ -30,6 +30,7 @@ typedef struct png_fast_diff_stats {
     long files, fast_decoded, fast_declined, libpng_ok, mismatches, known_lenient;
 } png_fast_diff_stats;
 
+/* A big-endian 32-bit field (chunk lengths), for this header and both programs that include it. */
 static uint32_t png_fast_diff_be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }

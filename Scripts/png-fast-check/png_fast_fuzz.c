@@ -8,11 +8,9 @@
 
 #include <zlib.h>
 
-static uint32_t fuzz_be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-
 static void fuzz_fix_crcs(uint8_t *d, size_t n) {
     for (size_t pos = 8; pos + 12 <= n;) {
-        uint32_t length = fuzz_be32(d + pos);
+        uint32_t length = png_fast_diff_be32(d + pos);
         if (length > n - pos - 12) return;
         uint32_t crc = (uint32_t)crc32(0, d + pos + 4, length + 4);
         uint8_t *c = d + pos + 8 + length;

@@ -16,8 +16,6 @@ extension LoaderSubjectRun {
     /// (the cancellation scenario's A/A runs moved such medians up to 5×).
     func cancellation() async throws -> [BenchResult] {
         guard plan.cancelRounds > 0 else { return [] }
-        let strategies: [LoaderContext.FetchStrategy?] = subject.capabilities.fetchStrategies.isEmpty
-            ? [nil] : subject.capabilities.fetchStrategies
         var rows: [BenchResult] = []
         for strategy in strategies {
             let loader = try session.makeLoader(try session.makeContext(strategy: strategy))

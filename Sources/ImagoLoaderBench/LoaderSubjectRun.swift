@@ -26,9 +26,13 @@ struct LoaderSubjectRun {
 
     var subject: ConformanceSubject { session.subject }
 
+    /// The fetch strategies measured one by one: those the loader offers, or nil alone (its own
+    /// default) when it offers no choice.
+    var strategies: [LoaderContext.FetchStrategy?] {
+        subject.capabilities.fetchStrategies.isEmpty ? [nil] : subject.capabilities.fetchStrategies
+    }
+
     func rows() async throws -> [BenchResult] {
-        let strategies: [LoaderContext.FetchStrategy?] = subject.capabilities.fetchStrategies.isEmpty
-            ? [nil] : subject.capabilities.fetchStrategies
         var rows: [BenchResult] = []
         for strategy in strategies { rows += try await timeToPixels(strategy: strategy) }
         rows += try await crowds()
