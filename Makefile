@@ -7,7 +7,7 @@ SHELL := /bin/bash
 # resizes, the screen read back with its colours); without it they are skipped.
 # openssl: the private CA and certificates the nginx HTTPS tests make (TestCertificates);
 # without it those tests are skipped.
-APT_PACKAGES := pkg-config libpng-dev libdeflate-dev libjpeg-dev libwebp-dev zlib1g-dev nginx openssl gcc tmux
+APT_PACKAGES := pkg-config libpng-dev libdeflate-dev libisal-dev libjpeg-dev libwebp-dev zlib1g-dev nginx openssl gcc tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The release build has a build directory of its own: SwiftPM locks a build directory for the
 # whole of a command, so a release build in .build would make a `swift test` or `make docs`
@@ -207,7 +207,7 @@ mutants: deps
 # UBSan (Scripts/stream-check: every corpus image in many piece sizes, sizes, previews, prefixes,
 # invalid inputs, crafted PNG chunks; about 2 minutes). No Swift build needed.
 STREAM_CHECK_FLAGS := -O1 -g -fsanitize=address,undefined
-STREAM_CHECK_LIBS = $$(pkg-config --cflags --libs libjpeg libpng libwebp libwebpdemux libwebpmux zlib libdeflate)
+STREAM_CHECK_LIBS = $$(pkg-config --cflags --libs libjpeg libpng libwebp libwebpdemux libwebpmux zlib libdeflate libisal)
 .PHONY: stream-check
 stream-check: deps
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \

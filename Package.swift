@@ -59,6 +59,11 @@ let package = Package(
         .systemLibrary(
             name: "CLibDeflate", pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
+        // ISA-L's inflate, the PNG fast path's row-by-row inflate (files, reduced sizes): it takes the
+        // stream in pieces, as zlib does, at libdeflate's speed or better (Debian 12 has no zlib-ng).
+        .systemLibrary(
+            name: "CLibIsal", pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]),
         // zlib, for a Content-Encoding a server sends although Imago asked for identity.
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
@@ -67,7 +72,7 @@ let package = Package(
         // setjmp/longjmp confined to C. Decoding only: what an app links.
         .target(
             name: "CImagoCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CZlib", "CLibDeflate"]),
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibWebP", "CLibWebPDemux", "CZlib", "CLibDeflate", "CLibIsal"]),
         // Test code in C: the encoders (corpus, test images) and the plain library decoders the
         // bench measures Imago against. Never linked by Imago or the conformance suite.
         .target(

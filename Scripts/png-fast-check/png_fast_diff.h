@@ -4,7 +4,9 @@
  * - the fast path itself (SIMD and scalar): when it decodes, libpng must succeed too and give
  *   the same pixels byte for byte; when it declines an RGBA file, `out` must be untouched;
  * - the pull decoder with the fast path on (the default): the same status as libpng and, on
- *   success, the same pixels.
+ *   success, the same pixels;
+ * - the row-by-row path, from memory and from a file, at full size and reduced
+ *   (png_fast_rows_diff.h).
  * One difference is known and counted apart (`known_lenient`), not as a mismatch: libdeflate
  * accepts a dynamic Huffman header whose code-length repeat runs past HLIT + HDIST, which zlib
  * (libpng's inflater) refuses as "invalid bit length repeat" (Reports/fuzz-findings,
@@ -13,6 +15,9 @@
  * would mean decoding every block twice. Any other difference is a mismatch. */
 #ifndef PNG_FAST_DIFF_H
 #define PNG_FAST_DIFF_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* memfd_create, for the row path's file input (png_fast_rows_diff.h) */
+#endif
 #include "imago_decode.h"
 #include "imago_png_fast.h"
 
@@ -27,7 +32,8 @@
 #include <string.h>
 
 typedef struct png_fast_diff_stats {
-    long files, fast_decoded, fast_declined, libpng_ok, mismatches, known_lenient;
+    long files, fast_decoded, fast_declined, libpng_ok, mismatches, known_lenient, rows_decoded, rows_declined,
+        rows_known_lenient;
 } png_fast_diff_stats;
 
 /* A big-endian 32-bit field (chunk lengths), for this header and both programs that include it. */
@@ -35,12 +41,13 @@ static uint32_t png_fast_diff_be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* True when zlib refuses the file's IDAT stream as "invalid bit length repeat": the known
- * difference above, the only case the fast path may decode what libpng rejects. */
-static int png_fast_diff_known_lenient(const uint8_t *d, size_t n) {
+/* zlib's message when it refuses the file's IDAT stream (joined, as libpng inflates it), or
+ * NULL when it does not. */
+static const char *png_fast_diff_zlib_refusal(const uint8_t *d, size_t n) {
+    static char message[64];
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (inflateInit(&z) != Z_OK) return 0;
+    if (inflateInit(&z) != Z_OK) return NULL;
     uint8_t out[16384];
     int ret = Z_OK;
     for (size_t pos = 8; pos + 12 <= n && ret == Z_OK;) {
@@ -57,9 +64,20 @@ static int png_fast_diff_known_lenient(const uint8_t *d, size_t n) {
         }
         pos += (size_t)length + 12;
     }
-    int known = ret == Z_DATA_ERROR && z.msg != NULL && strcmp(z.msg, "invalid bit length repeat") == 0;
+    const char *refused = NULL;
+    if (ret == Z_DATA_ERROR && z.msg != NULL) {
+        snprintf(message, sizeof message, "%s", z.msg);
+        refused = message;
+    }
     inflateEnd(&z);
-    return known;
+    return refused;
+}
+
+/* True when zlib refuses the file's IDAT stream as "invalid bit length repeat": the whole-buffer
+ * path's known difference above, the only case it may decode what libpng rejects. */
+static int png_fast_diff_known_lenient(const uint8_t *d, size_t n) {
+    const char *refusal = png_fast_diff_zlib_refusal(d, n);
+    return refusal != NULL && strcmp(refusal, "invalid bit length repeat") == 0;
 }
 
 /* Full-size decode through the pull decoder with IMAGO_PNG_FAST set to mode ("0" or NULL for
@@ -94,6 +112,8 @@ static void png_fast_diff_fail(png_fast_diff_stats *stats, const char *name, con
     stats->mismatches++;
     if (stats->mismatches < 40) fprintf(stderr, "MISMATCH %s: %s\n", name, what);
 }
+
+#include "png_fast_rows_diff.h"
 
 static void png_fast_diff_one(const uint8_t *data, size_t size, const char *name, png_fast_diff_stats *stats) {
     uint8_t *witness, *pixels;
@@ -138,6 +158,7 @@ static void png_fast_diff_one(const uint8_t *data, size_t size, const char *name
     }
     free(pixels);
     free(witness);
+    png_fast_rows_diff_one(data, size, name, stats);
 }
 
 #endif

@@ -8,4 +8,4 @@ out=${1:-/tmp/pngwebp_stream_check}
 flags=${*:--O1 -g -fsanitize=address,undefined}
 cc $flags -I Sources/CImagoCodecs/include -I Sources/CImagoCodecs Sources/CImagoCodecs/*.c \
     Scripts/stream-check/pngwebp_stream_check.c \
-    $(pkg-config --cflags --libs libjpeg libpng libwebp libwebpdemux libwebpmux zlib libdeflate) -o "$out"
+    $(pkg-config --cflags --libs libjpeg libpng libwebp libwebpdemux libwebpmux zlib libdeflate libisal) -o "$out"

@@ -9,6 +9,7 @@
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define IMAGO_PNG_CANCEL_ROWS 32
 
@@ -24,15 +25,17 @@ struct imago_png_decoder {
     int has_alpha;
     int passes;
     imago_png_fast_mode fast_mode;   /* imago_png_fast_mode_at_open's answer: OFF, or how to try it */
+    int64_t start;                   /* the input's first byte: 0 in memory, the descriptor's offset at
+                                        open for a file, -1 when it cannot seek (no row-by-row path) */
     imago_downsampling downsampling;   /* rows and resizer while scaling down */
 };
 
-/* What the header says about the fast path (imago_png_fast.h): worth trying on a memory input,
- * 8-bit RGB/RGBA without tRNS (has_alpha on RGB means tRNS), not interlaced, unless
- * IMAGO_PNG_FAST=0. The fast path re-checks all of it and declines what it does not take. The
- * environment is read here once: the decode uses the mode the working bytes were counted for. */
+/* What the header says about the fast paths (imago_png_fast.h): worth trying on 8-bit RGB/RGBA
+ * without tRNS (has_alpha on RGB means tRNS), not interlaced, from memory or a seekable file,
+ * unless IMAGO_PNG_FAST=0. The fast paths re-check all of it and decline what they do not take.
+ * The environment is read here once: the decode uses the mode the working bytes were counted for. */
 static imago_png_fast_mode imago_png_fast_mode_at_open(const imago_png_decoder *d, const imago_image_info *info) {
-    if (!imago_reader_is_memory(&d->reader) || d->interlaced || info->bit_depth != 8) return IMAGO_PNG_FAST_OFF;
+    if (d->start < 0 || d->interlaced || info->bit_depth != 8) return IMAGO_PNG_FAST_OFF;
     int rgb = info->color_model == IMAGO_COLOR_RGB && !info->has_alpha;
     if (!rgb && info->color_model != IMAGO_COLOR_RGBA) return IMAGO_PNG_FAST_OFF;
     return imago_png_fast_mode_from_environment();
@@ -65,8 +68,11 @@ static void imago_png_fill_info(imago_png_decoder *d, imago_image_info *info) {
     d->has_alpha = info->has_alpha;
     d->fast_mode = imago_png_fast_mode_at_open(d, info);
     if (d->fast_mode != IMAGO_PNG_FAST_OFF) {
+        int memory = imago_reader_is_memory(&d->reader);
         int channels = info->color_model == IMAGO_COLOR_RGBA ? 4 : 3;
-        info->full_size_working_bytes = imago_png_fast_working_bytes(d->width, d->height, channels, d->reader.input->size);
+        /* A memory input at full size takes the whole-buffer path, anything else the row path. */
+        if (memory) info->full_size_working_bytes = imago_png_fast_working_bytes(d->width, d->height, channels, d->reader.input->size);
+        info->working_bytes += imago_png_fast_rows_working_bytes(d->width, !memory);
     }
 }
 
@@ -77,6 +83,7 @@ imago_png_decoder *imago_png_open(const imago_input *input, imago_image_info *in
         return NULL;
     }
     imago_reader_init(&d->reader, input);
+    d->start = input->data != NULL ? 0 : (int64_t)lseek(input->fd, 0, SEEK_CUR);
     d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d, imago_png_on_error, imago_png_on_warning);
     d->info = d->png ? png_create_info_struct(d->png) : NULL;
     if (d->info == NULL) {
@@ -141,10 +148,13 @@ imago_status imago_png_decode(imago_png_decoder *d, uint8_t *out, size_t out_str
         imago_error_set(err, IMAGO_ERR_INVALID_ARGUMENT, "bad output geometry %ux%u", out_w, out_h);
         return IMAGO_ERR_INVALID_ARGUMENT;
     }
-    if (d->fast_mode != IMAGO_PNG_FAST_OFF && out_w == d->width && out_h == d->height) {
-        /* Declined leaves out untouched and libpng where png_read_info left it: carry on below. */
-        imago_png_fast_result fast = imago_png_fast_decode(d->reader.input->data, d->reader.input->size, out, out_stride,
-                                                           d->fast_mode, control);
+    if (d->fast_mode != IMAGO_PNG_FAST_OFF) {
+        /* Declined: libpng is where png_read_info left it (the row path reads with pread) and
+         * writes every output row again, or fails: carry on below. */
+        imago_png_fast_result fast = imago_reader_is_memory(&d->reader) && out_w == d->width && out_h == d->height
+            ? imago_png_fast_decode(d->reader.input->data, d->reader.input->size, out, out_stride, d->fast_mode, control)
+            : imago_png_fast_rows_decode(d->reader.input, (uint64_t)d->start, out, out_stride, out_w, out_h,
+                                         d->fast_mode, control);
         if (fast == IMAGO_PNG_FAST_DECODED) return IMAGO_OK;
         if (fast == IMAGO_PNG_FAST_CANCELLED) {
             imago_error_set(err, IMAGO_ERR_CANCELLED, "cancelled");

@@ -1,18 +1,11 @@
-/* The PNG fast path (see imago_png_fast.h): chunk walk, IDAT join, libdeflate inflate, then
- * unfiltering into the caller's buffer. Everything that can fail is checked before the first
- * pixel is unfiltered; a declined RGBA file leaves `out` untouched, a declined RGB one may leave
- * inflated bytes in it (they are inflated in place), which libpng then overwrites row by row or
- * it fails: never a result.
- * What libpng 1.6.39 would reject, or read differently, is declined rather than judged here:
- * - a chunk type byte outside A-Z/a-z, a length above 2^31 - 1 ("invalid chunk type", range);
- * - a non-IDAT chunk above 8000000 bytes (its PNG_USER_CHUNK_MALLOC_MAX: "chunk data is too
- *   large"), an IDAT above that and above the raw image size (its IDAT limit is larger);
- * - any CRC mismatch (libpng errors on critical chunks and warns on ancillary ones);
- * - IDATs that are not one consecutive run, any critical chunk but IHDR/IDAT/IEND, tRNS;
- * - a zlib window smaller than 32 KiB unless the image fits in it: zlib (libpng's inflater)
- *   rejects a distance beyond the declared window, libdeflate does not look;
- * - inflated data not exactly (1 + width*channels) * height bytes, a filter type above 4. */
+/* The PNG fast path for a whole file in memory (see imago_png_fast.h): chunk walk, IDAT join,
+ * libdeflate inflate, then unfiltering into the caller's buffer. Everything that can fail is
+ * checked before the first pixel is unfiltered; a declined RGBA file leaves `out` untouched, a
+ * declined RGB one may leave inflated bytes in it (they are inflated in place), which libpng then
+ * overwrites row by row or it fails: never a result. What it declines: png_fast_chunks.h; and
+ * inflated data not exactly (1 + width*channels) * height bytes, a filter type above 4. */
 #include "imago_png_fast.h"
+#include "png_fast_chunks.h"
 #include "png_fast_unfilter.h"
 
 #include <libdeflate.h>
@@ -20,74 +13,33 @@
 #include <string.h>
 
 #define IMAGO_PNG_FAST_CANCEL_ROWS 32
-#define IMAGO_PNG_CHUNK_MALLOC_MAX 8000000u
-#define IMAGO_PNG_UINT31_MAX 0x7fffffffu
 /* Bytes past the inflated rows the unfilters may read (an RGB pixel is loaded as 4 bytes). */
 #define IMAGO_PNG_FAST_PAD 16
-
-typedef struct imago_png_layout {
-    uint32_t width, height;
-    int channels;
-    size_t first_idat;   /* offset of the first IDAT chunk */
-    size_t idat_bytes;   /* payload bytes over all IDATs */
-    int idat_count;
-} imago_png_layout;
-
-static uint32_t imago_be32(const uint8_t *p) {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static int imago_chunk_is(const uint8_t *type, const char *name) { return memcmp(type, name, 4) == 0; }
-
-static int imago_chunk_type_valid(const uint8_t *type) {
-    for (int i = 0; i < 4; i++) {
-        uint8_t c = type[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) return 0;
-    }
-    return 1;
-}
-
-/* The IHDR the fast path handles: 8-bit RGB (channels 3) or RGBA (4), deflate, filter method
- * 0, no interlace, sides within 2^31 - 1. */
-static int imago_png_fast_header(const uint8_t *ihdr, imago_png_layout *layout) {
-    layout->width = imago_be32(ihdr);
-    layout->height = imago_be32(ihdr + 4);
-    if (layout->width == 0 || layout->height == 0) return 0;
-    if (layout->width > IMAGO_PNG_UINT31_MAX || layout->height > IMAGO_PNG_UINT31_MAX) return 0;
-    if (ihdr[8] != 8 || ihdr[10] != 0 || ihdr[11] != 0 || ihdr[12] != 0) return 0;
-    if (ihdr[9] != 2 && ihdr[9] != 6) return 0;
-    layout->channels = ihdr[9] == 2 ? 3 : 4;
-    return 1;
-}
 
 /* Walks every chunk from the signature to IEND; 1 when the file is one the fast path takes. */
 static int imago_png_fast_scan(const uint8_t *data, size_t size, imago_png_layout *layout) {
     static const uint8_t signature[8] = {137, 'P', 'N', 'G', 13, 10, 26, 10};
     if (size < 8 + 25 || memcmp(data, signature, 8) != 0) return 0;
-    enum { before_idat, in_idat, after_idat } state = before_idat;
-    uint64_t raw_size = 0;   /* from IHDR, the first chunk */
+    imago_png_walk walk = {0};
     for (size_t pos = 8; size - pos >= 12;) {
-        uint32_t length = imago_be32(data + pos);
+        uint32_t length = imago_png_be32(data + pos);
         const uint8_t *type = data + pos + 4;
-        if (length > IMAGO_PNG_UINT31_MAX || length > size - pos - 12 || !imago_chunk_type_valid(type)) return 0;
-        if (libdeflate_crc32(0, type, (size_t)length + 4) != imago_be32(type + 4 + length)) return 0;
-        if (pos == 8) {
-            if (!imago_chunk_is(type, "IHDR") || length != 13 || !imago_png_fast_header(type + 4, layout)) return 0;
-            raw_size = (uint64_t)(1 + (uint64_t)layout->width * (uint64_t)layout->channels) * layout->height;
-        } else if (imago_chunk_is(type, "IDAT")) {
-            if (state == after_idat) return 0;
-            if (length > IMAGO_PNG_CHUNK_MALLOC_MAX && length > raw_size) return 0;
-            if (state == before_idat) layout->first_idat = pos;
-            state = in_idat;
+        if (length > size - pos - 12) return 0;
+        imago_png_chunk_kind kind = imago_png_fast_judge(&walk, type, length);
+        if (kind == IMAGO_PNG_CHUNK_DECLINE) return 0;
+        if (libdeflate_crc32(0, type, (size_t)length + 4) != imago_png_be32(type + 4 + length)) return 0;
+        switch (kind) {
+        case IMAGO_PNG_CHUNK_IHDR:
+            if (!imago_png_fast_header(type + 4, layout)) return 0;
+            walk.raw_size = layout->raw_size;
+            break;
+        case IMAGO_PNG_CHUNK_IDAT:
+            if (layout->idat_count == 0) layout->first_idat = pos;
             layout->idat_bytes += length;
             layout->idat_count++;
-        } else if (imago_chunk_is(type, "IEND")) {
-            return state != before_idat && length == 0;
-        } else {
-            if (state == in_idat) state = after_idat;
-            /* Critical: IHDR again, PLTE, or one libpng does not know. */
-            if ((type[0] & 0x20) == 0 || imago_chunk_is(type, "tRNS")) return 0;
-            if (length > IMAGO_PNG_CHUNK_MALLOC_MAX) return 0;
+            break;
+        case IMAGO_PNG_CHUNK_IEND: return 1;
+        default: break;
         }
         pos += (size_t)length + 12;
     }
@@ -103,7 +55,7 @@ static const uint8_t *imago_png_fast_join(const uint8_t *data, const imago_png_l
     if (buffer == NULL) return NULL;
     size_t pos = layout->first_idat, filled = 0;
     for (int i = 0; i < layout->idat_count; i++) {
-        uint32_t length = imago_be32(data + pos);
+        uint32_t length = imago_png_be32(data + pos);
         memcpy(buffer + filled, data + pos + 8, length);
         filled += length;
         pos += (size_t)length + 12;
@@ -112,18 +64,11 @@ static const uint8_t *imago_png_fast_join(const uint8_t *data, const imago_png_l
     return buffer;
 }
 
-/* zlib's header as libpng's inflater (zlib 1.2.13, window from the header) would judge it. */
-static int imago_png_fast_window_ok(const uint8_t *zlib, size_t length, uint64_t raw_size) {
-    if (length < 2) return 0;
-    int cinfo = zlib[0] >> 4;
-    return cinfo == 7 || (cinfo < 7 && raw_size <= (1u << (cinfo + 8)));
-}
-
 /* Inflates exactly raw_size bytes into rows; 0 when declined. */
 static int imago_png_fast_inflate(const uint8_t *data, const imago_png_layout *layout, uint8_t *rows, size_t raw_size) {
     uint8_t *joined;
     const uint8_t *zlib = imago_png_fast_join(data, layout, &joined);
-    if (zlib == NULL || !imago_png_fast_window_ok(zlib, layout->idat_bytes, raw_size)) {
+    if (zlib == NULL || layout->idat_bytes < 2 || !imago_png_fast_zlib_header_ok(zlib, raw_size)) {
         free(joined);
         return 0;
     }

@@ -1,0 +1,151 @@
+/* The row-by-row fast path (imago_png_fast_rows_decode: ISA-L, any input, any output size)
+ * against libpng, for png_fast_diff_one (png_fast_diff.h). For one file, at full size and at a
+ * third of it (the area-average resizer, as libpng's reduced decode uses):
+ * - the row path itself on the memory input (SIMD and scalar): when it decodes, libpng must
+ *   succeed too with the same pixels byte for byte (a decline may have written rows: nothing to
+ *   check then, the pull decoder's libpng decode writes them again);
+ * - the pull decoder with the fast path on, from memory at a third and from a file (a memfd whose
+ *   PNG starts 5 bytes in, so the descriptor's start offset matters) at both sizes: the same
+ *   status as libpng alone and the same pixels.
+ * One difference is known and counted apart (`rows_known_lenient`), not as a mismatch: ISA-L
+ * judges a dynamic Huffman code only by the codes the data uses, so it decodes a stream whose
+ * header defines an incomplete or over-full code for symbols never used ("invalid distances
+ * set", "invalid literal/lengths set"), or repeats a code length past HLIT + HDIST ("invalid bit
+ * length repeat"), all of which zlib (libpng's inflater) refuses when it reads the header. The
+ * pixels the row path gives then pass the stream's Adler-32. Any other difference is a mismatch. */
+#ifndef PNG_FAST_ROWS_DIFF_H
+#define PNG_FAST_ROWS_DIFF_H
+#include "imago_decode.h"
+#include "imago_png_fast.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PNG_FAST_ROWS_DIFF_PREFIX 5
+
+/* The known difference above: zlib refuses the stream for one of these header faults. */
+static int png_fast_rows_diff_known_lenient(const uint8_t *d, size_t n) {
+    const char *refusal = png_fast_diff_zlib_refusal(d, n);
+    return refusal != NULL && (strcmp(refusal, "invalid distances set") == 0 || strcmp(refusal, "invalid literal/lengths set") == 0
+                               || strcmp(refusal, "invalid bit length repeat") == 0);
+}
+
+/* A memfd with 5 junk bytes and then the file, its offset at the file's first byte; -1 if none. */
+static int png_fast_rows_diff_file(const uint8_t *data, size_t size) {
+    int fd = memfd_create("png-fast-rows-diff", 0);
+    if (fd < 0) return -1;
+    static const uint8_t junk[PNG_FAST_ROWS_DIFF_PREFIX] = {'j', 'u', 'n', 'k', '!'};
+    if (write(fd, junk, sizeof junk) != (ssize_t)sizeof junk || (size && write(fd, data, size) != (ssize_t)size)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The output side: the whole image, or a third of each side (at least 1). */
+static void png_fast_rows_diff_size(uint32_t w, uint32_t h, int reduce, uint32_t *ow, uint32_t *oh) {
+    *ow = reduce ? (w + 2) / 3 : w;
+    *oh = reduce ? (h + 2) / 3 : h;
+}
+
+/* The pull decoder with IMAGO_PNG_FAST=mode (NULL: the default), from memory (fd < 0) or from
+ * fd (rewound to the file's first byte): its status, and on success *pixels (malloc'd, width*4
+ * stride) of *bytes bytes. */
+static imago_status png_fast_rows_diff_pull(const uint8_t *data, size_t size, int fd, const char *mode, int reduce,
+                                            uint8_t **pixels, size_t *bytes) {
+    if (mode) setenv("IMAGO_PNG_FAST", mode, 1); else unsetenv("IMAGO_PNG_FAST");
+    imago_input input = {fd < 0 ? data : NULL, fd < 0 ? size : 0, fd};
+    if (fd >= 0 && lseek(fd, PNG_FAST_ROWS_DIFF_PREFIX, SEEK_SET) != PNG_FAST_ROWS_DIFF_PREFIX) return IMAGO_ERR_IO;
+    imago_image_info info;
+    imago_error err;
+    *pixels = NULL;
+    *bytes = 0;
+    imago_png_decoder *d = imago_png_open(&input, &info, &err);
+    if (d == NULL) return (imago_status)err.status;
+    if ((uint64_t)info.width * info.height > PNG_FAST_DIFF_MAX_PIXELS) {
+        imago_png_close(d);
+        return IMAGO_ERR_TOO_LARGE;
+    }
+    uint32_t ow, oh;
+    png_fast_rows_diff_size(info.width, info.height, reduce, &ow, &oh);
+    *bytes = (size_t)ow * oh * 4;
+    *pixels = malloc(*bytes);
+    imago_status status = *pixels ? imago_png_decode(d, *pixels, (size_t)ow * 4, ow, oh, NULL, &err) : IMAGO_ERR_NO_MEMORY;
+    imago_png_close(d);
+    if (status != IMAGO_OK) {
+        free(*pixels);
+        *pixels = NULL;
+    }
+    return status;
+}
+
+/* The row path called directly on the memory input, both unfilter modes, against the witness. */
+static void png_fast_rows_diff_direct(const uint8_t *data, size_t size, const char *name, png_fast_diff_stats *stats,
+                                      imago_status expected, const uint8_t *witness, size_t bytes, uint32_t ow,
+                                      uint32_t oh) {
+    imago_input input = {data, size, -1};
+    for (int m = 0; m < 2; m++) {
+        uint8_t *out = malloc(bytes);
+        imago_png_fast_result r = imago_png_fast_rows_decode(&input, 0, out, (size_t)ow * 4, ow, oh,
+                                                             m == 0 ? IMAGO_PNG_FAST_SIMD : IMAGO_PNG_FAST_SCALAR, NULL);
+        if (r == IMAGO_PNG_FAST_DECODED) {
+            if (m == 0) stats->rows_decoded++;
+            if (expected != IMAGO_OK && png_fast_rows_diff_known_lenient(data, size)) {
+                if (m == 0) stats->rows_known_lenient++;
+            } else if (expected != IMAGO_OK) {
+                char what[128];
+                const char *refusal = png_fast_diff_zlib_refusal(data, size);
+                snprintf(what, sizeof what, "row path decoded what libpng rejects (zlib: %s)", refusal ? refusal : "accepts");
+                png_fast_diff_fail(stats, name, what);
+            }
+            else if (memcmp(out, witness, bytes) != 0) png_fast_diff_fail(stats, name, m ? "row path: scalar pixels differ" : "row path: SIMD pixels differ");
+        } else if (m == 0) {
+            stats->rows_declined++;
+        }
+        free(out);
+    }
+}
+
+static void png_fast_rows_diff_one(const uint8_t *data, size_t size, const char *name, png_fast_diff_stats *stats) {
+    int fd = png_fast_rows_diff_file(data, size);
+    if (fd < 0) {
+        png_fast_diff_fail(stats, name, "no memfd for the file input");
+        return;
+    }
+    for (int reduce = 0; reduce < 2; reduce++) {
+        uint8_t *witness;
+        size_t bytes;
+        imago_status expected = png_fast_rows_diff_pull(data, size, -1, "0", reduce, &witness, &bytes);
+        if (expected == IMAGO_ERR_TOO_LARGE) break;
+        /* libpng's header once it opened the file (bytes > 0), else a small output the row path can check its own header against. */
+        uint32_t ow = 22, oh = 22;
+        if (bytes) png_fast_rows_diff_size(png_fast_diff_be32(data + 16), png_fast_diff_be32(data + 20), reduce, &ow, &oh);
+        png_fast_rows_diff_direct(data, size, name, stats, expected, witness, (size_t)ow * oh * 4, ow, oh);
+        for (int file = 0; file < 2; file++) {
+            if (!file && !reduce) continue;   /* the whole-buffer path's case (png_fast_diff_one) */
+            uint8_t *pixels;
+            size_t got;
+            imago_status actual = png_fast_rows_diff_pull(data, size, file ? fd : -1, NULL, reduce, &pixels, &got);
+            char what[128];
+            if (actual == IMAGO_OK && expected != IMAGO_OK && png_fast_rows_diff_known_lenient(data, size)) {
+                /* the known difference, counted above when the row path decoded it */
+            } else if (actual != expected) {
+                snprintf(what, sizeof what, "pull decoder (%s, %s) status %d, libpng alone %d", file ? "file" : "memory",
+                         reduce ? "a third" : "full size", actual, expected);
+                png_fast_diff_fail(stats, name, what);
+            } else if (actual == IMAGO_OK && (got != bytes || memcmp(pixels, witness, bytes) != 0)) {
+                snprintf(what, sizeof what, "pull decoder (%s, %s) pixels differ from libpng alone", file ? "file" : "memory",
+                         reduce ? "a third" : "full size");
+                png_fast_diff_fail(stats, name, what);
+            }
+            free(pixels);
+        }
+        free(witness);
+    }
+    close(fd);
+}
+
+#endif
