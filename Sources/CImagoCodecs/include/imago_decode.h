@@ -31,12 +31,13 @@ typedef struct imago_image_info {
     int32_t frame_count;      /* 1 for still images */
     /* Bytes the codec library itself allocates for a full decode beyond the output and a few
      * rows: libjpeg's whole-image coefficient arrays for a multi-scan (progressive) JPEG,
-     * libwebp's full-size ARGB buffer for lossless and a canvas for an animation's first frame.
+     * libwebp's full-size ARGB buffer for lossless and a canvas for an animation's first frame,
+     * the PNG row path's ISA-L state and read buffer (imago_png_fast_rows_working_bytes).
      * The decode budget adds it to the output size before admitting the decode. */
     uint64_t working_bytes;
-    /* Working bytes added only when the image is decoded at full size: the PNG fast path's
-     * inflated rows and joined IDATs (imago_png_fast_working_bytes), which a reduced decode,
-     * going through libpng row by row, never allocates. 0 for everything else. */
+    /* Working bytes added only when the image is decoded at full size: the PNG whole-buffer fast
+     * path's inflated rows and joined IDATs (imago_png_fast_working_bytes) for a memory input,
+     * which a reduced decode, going row by row, never allocates. 0 for everything else. */
     uint64_t full_size_working_bytes;
 } imago_image_info;
 

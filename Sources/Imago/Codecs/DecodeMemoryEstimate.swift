@@ -12,6 +12,9 @@ import Foundation
 ///   full-size coefficient arrays for a progressive JPEG (2 bytes per coefficient, 64 per block
 ///   of every component: about 3 bytes per pixel at 4:2:0), libwebp's full-size ARGB buffer for
 ///   lossless (4 bytes per pixel) and a canvas for an animation, a WebP file's whole bitstream;
+///   for an 8-bit RGB/RGBA PNG that is not interlaced, the row-by-row fast path's ISA-L state,
+///   read buffer and rows (`imago_png_fast_rows_working_bytes`, about 85 KiB plus 64 KiB for a
+///   file, whatever the size);
 /// - an Adam7 PNG decoded smaller than stored: a full-size RGBA intermediate (4 bytes per pixel),
 ///   because its seven passes revisit every row;
 /// - a PNG decoded at full size from memory (8-bit RGB/RGBA, not interlaced): the fast path's
