@@ -29,6 +29,9 @@ struct PeerRunTests {
             let file = try #require(Self.files[format])
             let ms = try session.milliseconds(file: file.path)
             #expect(ms > 0 && ms < 10_000, "\(name) on \(file.kind): \(ms) ms")
+            // A batch answers one line too: the mean of its runs.
+            let mean = try session.milliseconds(file: file.path, batch: 3)
+            #expect(mean > 0 && mean < 10_000, "\(name) on \(file.kind), batch of 3: \(mean) ms")
         }
         // A file it cannot read is an error line, not a number.
         #expect(throws: PeerUnavailable.self) { try session.milliseconds(file: "/nonexistent/peer-test.png") }

@@ -1,6 +1,7 @@
 /// The Python programs a peer runs, assembled from its snippets: one program serves both the
-/// warm session (file paths on stdin, one timing per line back) and the timed loop (path and
-/// count as arguments). The time is taken inside Python around `work(path)` alone, so
+/// warm session (a file path, and optionally a tab and a count, on stdin; back, one line: the
+/// mean of that many timings) and the timed loop (path and count as arguments, one timing per
+/// line). The time is taken inside Python around `work(path)` alone, so
 /// interpreter start-up, imports and pipe round trips are never part of it.
 public enum PeerScript {
     /// The program that times `task` with `peer`'s snippet.
@@ -20,8 +21,10 @@ public enum PeerScript {
                     print(timed(sys.argv[1]), flush=True)
             else:
                 for line in sys.stdin:
+                    path, _, count = line.rstrip("\\n").partition("\\t")
                     try:
-                        print(timed(line.rstrip("\\n")), flush=True)
+                        n = int(count or "1")
+                        print(sum(timed(path) for _ in range(n)) / n, flush=True)
                     except Exception as e:
                         print("error " + str(e).replace("\\n", " "), flush=True)
             """

@@ -26,9 +26,9 @@ final class PeerWarmSession {
         process.waitUntilExit()
     }
 
-    /// Milliseconds the peer took on `file` once.
-    func milliseconds(file: String) throws -> Double {
-        try input.fileHandleForWriting.write(contentsOf: Data((file + "\n").utf8))
+    /// Milliseconds the peer took on `file`: the mean of `batch` runs in a row (default 1).
+    func milliseconds(file: String, batch: Int = 1) throws -> Double {
+        try input.fileHandleForWriting.write(contentsOf: Data((file + "\t\(max(1, batch))\n").utf8))
         let line = try readLine()
         guard let ms = Double(line) else { throw PeerUnavailable(reason: "\(title) answered \(line)") }
         return ms

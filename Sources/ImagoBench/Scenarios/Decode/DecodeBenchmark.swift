@@ -28,7 +28,8 @@ public struct BenchInput: Sendable {
 }
 
 /// Decode throughput of one input, in three round-robin groups so that each comparison is
-/// between the same allocator states:
+/// between the same allocator states (each warm and fresh-pages sample is the mean of enough
+/// decodes in a row to last 20 ms, `batchSize`; a cold-process sample is one decode):
 /// - warm: Imago as a user gets it (a new `PixelBuffer` per decode, whose pages come from
 ///   `PixelMemory`'s reuse pool once warmed up), the C library into one reused buffer, and
 ///   each peer's warm loop (an interpreter of its own per peer);
@@ -66,20 +67,47 @@ public struct DecodeBenchmark {
         try CorePinning.pinned { _ in try measure(input, afterRound: afterRound) }
     }
 
+    /// A warm or fresh-pages sample lasts at least this long (20 ms): it is the mean of as many
+    /// decodes in a row as that takes (`batchSize`), so a 0.25 MP decode of 1-4 ms is not timed
+    /// alone, where a timer tick or one preemption moves it by tens of percent.
+    static let sampleFloorMilliseconds = 20.0
+    /// At most this many decodes per sample (64).
+    static let maximumBatch = 64
+
+    /// Decodes per sample for an input whose decode took `milliseconds` (after a warm-up):
+    /// enough to reach `sampleFloorMilliseconds`, between 1 and `maximumBatch`.
+    static func batchSize(decodeMilliseconds milliseconds: Double) -> Int {
+        guard milliseconds > 0, milliseconds.isFinite else { return maximumBatch }
+        return min(maximumBatch, max(1, Int((sampleFloorMilliseconds / milliseconds).rounded(.up))))
+    }
+
     private func measure(_ input: BenchInput, afterRound: () -> Void) throws -> [BenchResult] {
         let data = try Data(contentsOf: URL(fileURLWithPath: input.path))
         let warmBuffer = UnsafeMutableRawPointer.allocate(byteCount: input.width * input.height * 4, alignment: 64)
         defer { warmBuffer.deallocate() }
+        _ = try ImageDecoder.decode(data)   // first-touch effects belong to the cold rows
+        let batch = Self.batchSize(decodeMilliseconds: try measureMilliseconds { _ = try ImageDecoder.decode(data) })
+        /// The mean of `batch` runs of `body`, in milliseconds.
+        func sample(_ body: () throws -> Void) throws -> Double {
+            try measureMilliseconds { for _ in 0..<batch { try body() } } / Double(batch)
+        }
         var warm: [InterleavedSampler.Variant] = [
-            .init("imago fresh") { try measureMilliseconds { _ = try ImageDecoder.decode(data) } },
-            .init("c-direct warm") { try measureMilliseconds { try referenceDecode(input, data, warmBuffer) } },
+            .init("imago fresh") { try sample { _ = try ImageDecoder.decode(data) } },
+            .init("c-direct warm") { try sample { try referenceDecode(input, data, warmBuffer) } },
         ]
         let freshPages: [InterleavedSampler.Variant] = [
-            .init("imago fresh-pages") { try measureMilliseconds { _ = try ImageDecoder.decode(data) } },
+            .init("imago fresh-pages") { try sample { _ = try ImageDecoder.decode(data) } },
             .init("c-direct fresh") {
-                let buffer = UnsafeMutableRawPointer.allocate(byteCount: input.width * input.height * 4, alignment: 64)
-                defer { buffer.deallocate() }
-                return try measureMilliseconds { try referenceDecode(input, data, buffer) }
+                // Newly allocated buffers, allocated and freed outside the timing as before batching.
+                let buffers = (0..<batch).map { _ in
+                    UnsafeMutableRawPointer.allocate(byteCount: input.width * input.height * 4, alignment: 64)
+                }
+                defer { buffers.forEach { $0.deallocate() } }
+                var next = 0
+                return try sample {
+                    try referenceDecode(input, data, buffers[next])
+                    next += 1
+                }
             },
         ]
         var cold: [InterleavedSampler.Variant] = [
@@ -92,7 +120,7 @@ public struct DecodeBenchmark {
             case .success(let peer):
                 do {
                     let session = try peer.warmSession(.decode)   // lives as long as its variant's closure
-                    warm.append(.init("\(name) warm-loop") { try session.milliseconds(file: input.path) })
+                    warm.append(.init("\(name) warm-loop") { try session.milliseconds(file: input.path, batch: batch) })
                 } catch {
                     skipped["\(name) warm-loop"] = "\(error)"
                 }
