@@ -219,21 +219,23 @@ stream-check: deps
 
 # The PNG fast path (issue 27) against libpng alone, byte for byte, in plain C under ASan and UBSan
 # (Scripts/png-fast-check: every corpus PNG and invalid file, synthesised RGB/RGBA files with
-# every filter, zlib window and IDAT split, each mutated; about 15 s), and the known difference
+# every filter, zlib window and IDAT split, each mutated; both forms of the fast path, the row path
+# from memory and from a file, at full size and a third; about 45 s), and the known difference
 # (Scripts/png-fast-check/known: Reports/fuzz-findings/png-fast-bit-length-repeat.bin with its
-# CRCs fixed), which it must count apart, not as a mismatch. PNG_FAST_DIRS: extra directories of
-# PNGs (e.g. a PngSuite checkout), default none.
+# CRCs fixed), which it must count apart, not as a mismatch; and the 26 PngSuite images pypng ships
+# (Scripts/png-fast-check/pngsuite). PNG_FAST_DIRS: extra directories of PNGs (e.g. a whole PngSuite
+# checkout), default none.
 PNG_FAST_DIRS ?=
 PNG_FAST_SOURCES = -I Sources/CImagoCodecs/include -I Sources/CImagoCodecs Sources/CImagoCodecs/*.c
 .PHONY: png-fast-check png-fast-fuzz
 png-fast-check: deps
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	cc $(STREAM_CHECK_FLAGS) $(PNG_FAST_SOURCES) Scripts/png-fast-check/png_fast_check.c $(STREAM_CHECK_LIBS) \
-	  -o $$tmp/check && $$tmp/check Corpus Scripts/png-fast-check/known $(PNG_FAST_DIRS)
+	  -o $$tmp/check && $$tmp/check Corpus Scripts/png-fast-check/known Scripts/png-fast-check/pngsuite $(PNG_FAST_DIRS)
 
 # The same comparison under libFuzzer (the toolchain's clang, ASan): PNG_FAST_RUNS executions
-# (default 1000000; inputs up to 8 KiB, headers up to 16384 pixels, so a run takes minutes), corpus in Reports/fuzz/png-fast, seeded from Corpus/png and the check's
-# synthesised files; a mismatch aborts and leaves Reports/fuzz/png-fast-artifacts/crash-*.
+# (default 1000000; inputs up to 8 KiB, headers up to 16384 pixels, so a run takes minutes), corpus in Reports/fuzz/png-fast, seeded from Corpus/png,
+# the PngSuite images and the check's synthesised files; a mismatch aborts and leaves Reports/fuzz/png-fast-artifacts/crash-*.
 PNG_FAST_RUNS ?= 1000000
 png-fast-fuzz: deps
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; mkdir -p $(FUZZ_WORK)/png-fast $(FUZZ_WORK)/png-fast-artifacts; \
@@ -242,7 +244,8 @@ png-fast-fuzz: deps
 	clang -O1 -g -fsanitize=fuzzer,address $(PNG_FAST_SOURCES) Scripts/png-fast-check/png_fast_fuzz.c $(STREAM_CHECK_LIBS) \
 	  -o $$tmp/fuzz && \
 	$$tmp/fuzz -runs=$(PNG_FAST_RUNS) -max_len=8192 -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_WORK)/png-fast-artifacts/ $(FUZZ_WORK)/png-fast Corpus/png $$tmp/seeds
+	  -artifact_prefix=$(FUZZ_WORK)/png-fast-artifacts/ $(FUZZ_WORK)/png-fast Corpus/png Scripts/png-fast-check/pngsuite \
+	  $$tmp/seeds
 
 # --- Reliability (issue 6): fuzzing, sanitizers, soak ------------------------------------
 # The fuzz targets live in their own package (Fuzz/) so the main package carries no sanitizer

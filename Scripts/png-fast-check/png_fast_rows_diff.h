@@ -127,11 +127,15 @@ static void png_fast_rows_diff_one(const uint8_t *data, size_t size, const char 
         imago_status expected = reduce ? png_fast_rows_diff_pull(data, size, -1, "0", 1, &reduced, &bytes) : expected_full;
         const uint8_t *witness = reduce ? reduced : witness_full;
         /* libpng's header once it opened the file, else a small output the row path checks its
-         * own header against. */
+         * own header against, if that header is within the harness's pixel limit (the decoder
+         * never calls the row path on a file libpng cannot open, nor beyond the caller's limit). */
         uint32_t ow = 22, oh = 22;
         if (w && h) png_fast_rows_diff_size(w, h, reduce, &ow, &oh);
         bytes = (size_t)ow * oh * 4;
-        png_fast_rows_diff_direct(data, size, name, stats, expected, witness, ow, oh, reduce ? 1 : 2);
+        uint64_t stored = size >= 24 ? (uint64_t)png_fast_diff_be32(data + 16) * png_fast_diff_be32(data + 20) : 0;
+        if ((w && h) || stored <= PNG_FAST_DIFF_MAX_PIXELS) {
+            png_fast_rows_diff_direct(data, size, name, stats, expected, witness, ow, oh, reduce ? 1 : 2);
+        }
         for (int file = 0; file < 2; file++) {
             if (!file && !reduce) continue;   /* the whole-buffer path's case (png_fast_diff_one) */
             uint8_t *pixels;

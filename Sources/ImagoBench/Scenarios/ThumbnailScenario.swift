@@ -14,9 +14,9 @@ public struct ThumbnailScenario: BenchScenario {
     static let maxPixelSize = 256
     /// Source sizes: 12 and 40 MP (quick: 12).
     static func sizes(quick: Bool) -> [Double] { quick ? [12] : [12, 40] }
-    /// Source formats: JPEG baseline, PNG and lossy WebP (quick: JPEG baseline, WebP lossy).
+    /// Source formats: every format of the decode scenario (quick: JPEG baseline, WebP lossy).
     static func formats(quick: Bool) -> [LargeInputs.Format] {
-        quick ? [.jpegBaseline, .webpLossy] : [.jpegBaseline, .pngRGB8, .webpLossy]
+        quick ? [.jpegBaseline, .webpLossy] : LargeInputs.Format.allCases
     }
     /// Timing: 1 warm-up round, 5 to 15 rounds, 0.5 s per method (quick: 5 rounds, `bench
     /// compare`'s minimum for a verdict).
