@@ -72,7 +72,7 @@ static void imago_png_fill_info(imago_png_decoder *d, imago_image_info *info) {
         int channels = info->color_model == IMAGO_COLOR_RGBA ? 4 : 3;
         /* A memory input at full size takes the whole-buffer path, anything else the row path. */
         if (memory) info->full_size_working_bytes = imago_png_fast_working_bytes(d->width, d->height, channels, d->reader.input->size);
-        info->working_bytes += imago_png_fast_rows_working_bytes(d->width, !memory);
+        info->row_path_working_bytes = imago_png_fast_rows_working_bytes(d->width, !memory);
     }
 }
 

@@ -31,14 +31,18 @@ typedef struct imago_image_info {
     int32_t frame_count;      /* 1 for still images */
     /* Bytes the codec library itself allocates for a full decode beyond the output and a few
      * rows: libjpeg's whole-image coefficient arrays for a multi-scan (progressive) JPEG,
-     * libwebp's full-size ARGB buffer for lossless and a canvas for an animation's first frame,
-     * the PNG row path's ISA-L state and read buffer (imago_png_fast_rows_working_bytes).
+     * libwebp's full-size ARGB buffer for lossless and a canvas for an animation's first frame.
      * The decode budget adds it to the output size before admitting the decode. */
     uint64_t working_bytes;
     /* Working bytes added only when the image is decoded at full size: the PNG whole-buffer fast
      * path's inflated rows and joined IDATs (imago_png_fast_working_bytes) for a memory input,
      * which a reduced decode, going row by row, never allocates. 0 for everything else. */
     uint64_t full_size_working_bytes;
+    /* Working bytes of the PNG row-by-row fast path at any size (imago_png_fast_rows_working_bytes:
+     * ISA-L's state, a read buffer for a file, four rows) when the pull decoder may take it; 0 for
+     * everything else, the push decoders included. Like full_size_working_bytes it belongs to one
+     * decoder, not to the image, so the push and pull decoders' infos differ only here. */
+    uint64_t row_path_working_bytes;
 } imago_image_info;
 
 typedef struct imago_png_decoder imago_png_decoder;

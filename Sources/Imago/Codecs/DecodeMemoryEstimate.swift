@@ -12,9 +12,9 @@ import Foundation
 ///   full-size coefficient arrays for a progressive JPEG (2 bytes per coefficient, 64 per block
 ///   of every component: about 3 bytes per pixel at 4:2:0), libwebp's full-size ARGB buffer for
 ///   lossless (4 bytes per pixel) and a canvas for an animation, a WebP file's whole bitstream;
-///   for an 8-bit RGB/RGBA PNG that is not interlaced, the row-by-row fast path's ISA-L state,
-///   read buffer and rows (`imago_png_fast_rows_working_bytes`, about 85 KiB plus 64 KiB for a
-///   file, whatever the size);
+/// - an 8-bit RGB/RGBA PNG that is not interlaced, at any size: the row-by-row fast path's ISA-L
+///   state, read buffer and rows (`imago_image_info.row_path_working_bytes`, about 85 KiB plus
+///   64 KiB for a file, whatever the image's size);
 /// - an Adam7 PNG decoded smaller than stored: a full-size RGBA intermediate (4 bytes per pixel),
 ///   because its seven passes revisit every row;
 /// - a PNG decoded at full size from memory (8-bit RGB/RGBA, not interlaced): the fast path's
@@ -49,6 +49,7 @@ public struct DecodeMemoryEstimate: Sendable, Hashable {
         let resizing = Self.product(size.width, size.height) < storedPixels
         var working = Self.sum(Int(clamping: info.working_bytes), Self.product(width, Self.rowBytesPerColumn))
         if format == .png && info.progressive != 0 && resizing { working = Self.sum(working, Self.product(storedPixels, 4)) }
+        working = Self.sum(working, Int(clamping: info.row_path_working_bytes))
         if !resizing { working = Self.sum(working, Int(clamping: info.full_size_working_bytes)) }
         if orients { working = Self.sum(working, output) }
         outputBytes = output
