@@ -30,6 +30,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct png_fast_diff_stats {
     long files, fast_decoded, fast_declined, libpng_ok, mismatches, known_lenient, rows_decoded, rows_declined,
@@ -80,15 +81,25 @@ static int png_fast_diff_known_lenient(const uint8_t *d, size_t n) {
     return refusal != NULL && strcmp(refusal, "invalid bit length repeat") == 0;
 }
 
-/* Full-size decode through the pull decoder with IMAGO_PNG_FAST set to mode ("0" or NULL for
- * the default). *pixels (malloc'd, width*4 stride) is set on success. */
-static imago_status png_fast_diff_pull(const uint8_t *data, size_t size, const char *mode, uint8_t **pixels,
-                                       uint32_t *w, uint32_t *h) {
+/* The output side: the whole image, or (reduce) a third of each side, at least 1. */
+static void png_fast_diff_out_size(uint32_t w, uint32_t h, int reduce, uint32_t *ow, uint32_t *oh) {
+    *ow = reduce ? (w + 2) / 3 : w;
+    *oh = reduce ? (h + 2) / 3 : h;
+}
+
+/* A decode through the pull decoder with IMAGO_PNG_FAST set to mode ("0", or NULL for the
+ * default), from memory (fd < 0) or from fd with its offset set to `start` first, at full size or
+ * (reduce) a third of each side. *w and *h get the stored size once the file opened within the
+ * pixel limit (0 before); *pixels (malloc'd, output width * 4 stride) is set on success. */
+static imago_status png_fast_diff_pull(const uint8_t *data, size_t size, int fd, off_t start, const char *mode,
+                                       int reduce, uint8_t **pixels, uint32_t *w, uint32_t *h) {
     if (mode) setenv("IMAGO_PNG_FAST", mode, 1); else unsetenv("IMAGO_PNG_FAST");
-    imago_input input = {data, size, -1};
+    imago_input input = {fd < 0 ? data : NULL, fd < 0 ? size : 0, fd};
+    *pixels = NULL;
+    *w = *h = 0;
+    if (fd >= 0 && lseek(fd, start, SEEK_SET) != start) return IMAGO_ERR_IO;
     imago_image_info info;
     imago_error err;
-    *pixels = NULL;
     imago_png_decoder *d = imago_png_open(&input, &info, &err);
     if (d == NULL) return (imago_status)err.status;
     if ((uint64_t)info.width * info.height > PNG_FAST_DIFF_MAX_PIXELS) {
@@ -97,9 +108,10 @@ static imago_status png_fast_diff_pull(const uint8_t *data, size_t size, const c
     }
     *w = info.width;
     *h = info.height;
-    *pixels = malloc((size_t)info.width * info.height * 4);
-    imago_status status = *pixels ? imago_png_decode(d, *pixels, (size_t)info.width * 4, info.width, info.height, NULL, &err)
-                                  : IMAGO_ERR_NO_MEMORY;
+    uint32_t ow, oh;
+    png_fast_diff_out_size(info.width, info.height, reduce, &ow, &oh);
+    *pixels = malloc((size_t)ow * oh * 4);
+    imago_status status = *pixels ? imago_png_decode(d, *pixels, (size_t)ow * 4, ow, oh, NULL, &err) : IMAGO_ERR_NO_MEMORY;
     imago_png_close(d);
     if (status != IMAGO_OK) {
         free(*pixels);
@@ -119,7 +131,7 @@ static void png_fast_diff_one(const uint8_t *data, size_t size, const char *name
     uint8_t *witness, *pixels;
     uint32_t w = 0, h = 0, w2 = 0, h2 = 0;
     stats->files++;
-    imago_status expected = png_fast_diff_pull(data, size, "0", &witness, &w, &h);
+    imago_status expected = png_fast_diff_pull(data, size, -1, 0, "0", 0, &witness, &w, &h);
     if (expected == IMAGO_OK) stats->libpng_ok++;
     for (int m = 0; m < 2 && expected != IMAGO_ERR_TOO_LARGE; m++) {
         imago_png_fast_mode mode = m == 0 ? IMAGO_PNG_FAST_SIMD : IMAGO_PNG_FAST_SCALAR;
@@ -146,7 +158,7 @@ static void png_fast_diff_one(const uint8_t *data, size_t size, const char *name
         }
         free(out);
     }
-    imago_status actual = png_fast_diff_pull(data, size, NULL, &pixels, &w2, &h2);
+    imago_status actual = png_fast_diff_pull(data, size, -1, 0, NULL, 0, &pixels, &w2, &h2);
     if (actual == IMAGO_OK && expected != IMAGO_OK && png_fast_diff_known_lenient(data, size)) {
         /* the known difference, counted above when the fast path decoded it */
     } else if (actual != expected) {

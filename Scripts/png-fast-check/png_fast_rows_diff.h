@@ -45,43 +45,6 @@ static int png_fast_rows_diff_file(const uint8_t *data, size_t size) {
     return fd;
 }
 
-/* The output side: the whole image, or a third of each side (at least 1). */
-static void png_fast_rows_diff_size(uint32_t w, uint32_t h, int reduce, uint32_t *ow, uint32_t *oh) {
-    *ow = reduce ? (w + 2) / 3 : w;
-    *oh = reduce ? (h + 2) / 3 : h;
-}
-
-/* The pull decoder with IMAGO_PNG_FAST=mode (NULL: the default), from memory (fd < 0) or from
- * fd (rewound to the file's first byte): its status, and on success *pixels (malloc'd, width*4
- * stride) of *bytes bytes. */
-static imago_status png_fast_rows_diff_pull(const uint8_t *data, size_t size, int fd, const char *mode, int reduce,
-                                            uint8_t **pixels, size_t *bytes) {
-    if (mode) setenv("IMAGO_PNG_FAST", mode, 1); else unsetenv("IMAGO_PNG_FAST");
-    imago_input input = {fd < 0 ? data : NULL, fd < 0 ? size : 0, fd};
-    if (fd >= 0 && lseek(fd, PNG_FAST_ROWS_DIFF_PREFIX, SEEK_SET) != PNG_FAST_ROWS_DIFF_PREFIX) return IMAGO_ERR_IO;
-    imago_image_info info;
-    imago_error err;
-    *pixels = NULL;
-    *bytes = 0;
-    imago_png_decoder *d = imago_png_open(&input, &info, &err);
-    if (d == NULL) return (imago_status)err.status;
-    if ((uint64_t)info.width * info.height > PNG_FAST_DIFF_MAX_PIXELS) {
-        imago_png_close(d);
-        return IMAGO_ERR_TOO_LARGE;
-    }
-    uint32_t ow, oh;
-    png_fast_rows_diff_size(info.width, info.height, reduce, &ow, &oh);
-    *bytes = (size_t)ow * oh * 4;
-    *pixels = malloc(*bytes);
-    imago_status status = *pixels ? imago_png_decode(d, *pixels, (size_t)ow * 4, ow, oh, NULL, &err) : IMAGO_ERR_NO_MEMORY;
-    imago_png_close(d);
-    if (status != IMAGO_OK) {
-        free(*pixels);
-        *pixels = NULL;
-    }
-    return status;
-}
-
 /* The row path called directly on the memory input (both unfilter modes at full size, SIMD
  * reduced: the unfilters are the same either way), against the witness. */
 static void png_fast_rows_diff_direct(const uint8_t *data, size_t size, const char *name, png_fast_diff_stats *stats,
@@ -123,15 +86,15 @@ static void png_fast_rows_diff_one(const uint8_t *data, size_t size, const char 
     }
     for (int reduce = 0; reduce < 2; reduce++) {
         uint8_t *reduced = NULL;
-        size_t bytes = 0;
-        imago_status expected = reduce ? png_fast_rows_diff_pull(data, size, -1, "0", 1, &reduced, &bytes) : expected_full;
+        uint32_t rw, rh;
+        imago_status expected = reduce ? png_fast_diff_pull(data, size, -1, 0, "0", 1, &reduced, &rw, &rh) : expected_full;
         const uint8_t *witness = reduce ? reduced : witness_full;
         /* libpng's header once it opened the file, else a small output the row path checks its
          * own header against, if that header is within the harness's pixel limit (the decoder
          * never calls the row path on a file libpng cannot open, nor beyond the caller's limit). */
         uint32_t ow = 22, oh = 22;
-        if (w && h) png_fast_rows_diff_size(w, h, reduce, &ow, &oh);
-        bytes = (size_t)ow * oh * 4;
+        if (w && h) png_fast_diff_out_size(w, h, reduce, &ow, &oh);
+        size_t bytes = (size_t)ow * oh * 4;
         uint64_t stored = size >= 24 ? (uint64_t)png_fast_diff_be32(data + 16) * png_fast_diff_be32(data + 20) : 0;
         if ((w && h) || stored <= PNG_FAST_DIFF_MAX_PIXELS) {
             png_fast_rows_diff_direct(data, size, name, stats, expected, witness, ow, oh, reduce ? 1 : 2);
@@ -139,8 +102,11 @@ static void png_fast_rows_diff_one(const uint8_t *data, size_t size, const char 
         for (int file = 0; file < 2; file++) {
             if (!file && !reduce) continue;   /* the whole-buffer path's case (png_fast_diff_one) */
             uint8_t *pixels;
-            size_t got;
-            imago_status actual = png_fast_rows_diff_pull(data, size, file ? fd : -1, NULL, reduce, &pixels, &got);
+            uint32_t aw, ah, gw = 0, gh = 0;
+            imago_status actual = png_fast_diff_pull(data, size, file ? fd : -1, PNG_FAST_ROWS_DIFF_PREFIX, NULL, reduce,
+                                                     &pixels, &aw, &ah);
+            png_fast_diff_out_size(aw, ah, reduce, &gw, &gh);
+            size_t got = (size_t)gw * gh * 4;
             char what[128];
             if (actual == IMAGO_OK && expected != IMAGO_OK && png_fast_rows_diff_known_lenient(data, size)) {
                 /* the known difference, counted above when the row path decoded it */

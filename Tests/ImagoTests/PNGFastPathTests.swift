@@ -57,6 +57,20 @@ import Testing
         /// The decoder's outcome: an error kind and a word of libpng's message, or nil for success.
         let error: (kind: String, message: String)?
         var testDescription: String { name }
+
+        /// The decoder's outcome checked against `error`: libpng's error kind and message, or a
+        /// success that libpng's tRNS handling (alpha) gave.
+        func expectLibpngsAnswer(_ result: Result<DecodedImage, DecodeError>) {
+            switch (result, error) {
+            case (.success(let image), nil):
+                #expect(image.metadata.hasAlpha, "libpng's tRNS handling, not the fast path's")
+            case (.failure(let error), let expected?):
+                #expect(error.kind == expected.kind, "\(error)")
+                if case .corrupt(_, let message) = error { #expect(message.contains(expected.message), "\(message)") }
+            default:
+                Issue.record("decoder gave \(result), expected \(String(describing: error))")
+            }
+        }
     }
 
     static let declined: [Declined] = [
@@ -86,15 +100,7 @@ import Testing
         let file = testCase.file(fixture)
         #expect(Self.fastDecode(file, width: 7, height: 6, mode: IMAGO_PNG_FAST_SIMD) == nil)
         let result = Result { () throws(DecodeError) in try ImageDecoder.decode(file) }
-        switch (result, testCase.error) {
-        case (.success(let image), nil):
-            #expect(image.metadata.hasAlpha, "libpng's tRNS handling, not the fast path's")
-        case (.failure(let error), let expected?):
-            #expect(error.kind == expected.kind, "\(error)")
-            if case .corrupt(_, let message) = error { #expect(message.contains(expected.message), "\(message)") }
-        default:
-            Issue.record("decoder gave \(result), expected \(String(describing: testCase.error))")
-        }
+        testCase.expectLibpngsAnswer(result)
     }
 
     @Test(arguments: [3, 4])

@@ -69,15 +69,7 @@ import Testing
         let result = try Self.withFile(file) { path in
             Result { () throws(DecodeError) in try ImageDecoder.decode(contentsOfFile: path, options: DecodeOptions(maxPixelSize: 3)) }
         }
-        switch (result, testCase.error) {
-        case (.success(let image), nil):
-            #expect(image.metadata.hasAlpha, "libpng's tRNS handling, not the fast path's")
-        case (.failure(let error), let expected?):
-            #expect(error.kind == expected.kind, "\(error)")
-            if case .corrupt(_, let message) = error { #expect(message.contains(expected.message), "\(message)") }
-        default:
-            Issue.record("decoder gave \(result), expected \(String(describing: testCase.error))")
-        }
+        testCase.expectLibpngsAnswer(result)
     }
 
     @Test func estimateDeclaresTheRowPathsWorkingBytes() throws {
