@@ -128,6 +128,17 @@ struct DiskCacheSidecar: Codable, Equatable {
         self.failureStatus = metadata.failureStatus
     }
 
+    /// At least the size of any sidecar for `key` and `metadata`, without encoding one: JSON
+    /// writes a UTF-8 byte of a string as at most 6 (`\u00XX`), and the field names, numbers
+    /// (at most 25 characters each) and punctuation take under 512 bytes; 6 more per header.
+    static func encodedSizeBound(key: String, metadata: DiskCache.Metadata) -> Int {
+        var text = key.utf8.count + (metadata.etag?.utf8.count ?? 0) + (metadata.lastModified?.utf8.count ?? 0)
+        var fields = 0
+        for (name, value) in metadata.responseHeaders { text += name.utf8.count + value.utf8.count; fields += 1 }
+        for (name, value) in metadata.varyingRequestHeaders { text += name.utf8.count + value.utf8.count; fields += 1 }
+        return 512 + 6 * text + 6 * fields
+    }
+
     var metadata: DiskCache.Metadata {
         .init(etag: etag, lastModified: lastModified, responseHeaders: responseHeaders ?? [:],
               varyingRequestHeaders: varyingRequestHeaders ?? [:],

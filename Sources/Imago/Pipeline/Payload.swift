@@ -36,14 +36,18 @@ final class Payload: Sendable {
     }
 
     /// What the first bytes declare, judged before anything is stored (DISK-3).
-    static func sniff(_ storage: Storage) -> SniffedFormat {
+    /// A file is read through `descriptor` when one is open on it already (one `pread`, no
+    /// `open`: this runs once per downloaded body).
+    static func sniff(_ storage: Storage, descriptor: Int32? = nil) -> SniffedFormat {
         switch storage {
         case .data(let data): return SniffedFormat(prefix: data.prefix(SniffedFormat.prefixLength))
         case .file(let url):
-            guard let handle = try? FileHandle(forReadingFrom: url) else { return .unknown }
-            defer { try? handle.close() }
-            let prefix = (try? handle.read(upToCount: SniffedFormat.prefixLength)) ?? Data()
-            return SniffedFormat(prefix: prefix)
+            let fd = descriptor ?? open(url.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return .unknown }
+            defer { if descriptor == nil { close(fd) } }
+            var prefix = [UInt8](repeating: 0, count: SniffedFormat.prefixLength)
+            let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            return SniffedFormat(prefix: prefix.prefix(max(0, got)))
         }
     }
 }

@@ -55,6 +55,10 @@ public final class ResumableDownload: Sendable, Hashable {
         /// The file was completed and renamed away: the name is no longer ours to remove.
         var renamedAway = false
         var closed = false
+        /// A record may be on disk for this partial: one was found at creation or written since.
+        /// Only this fetch writes it while it holds the lock, so when false there is nothing to
+        /// remove and no system call is spent on it (a fresh download asked for four).
+        var recordMayExist = false
     }
 
     /// The partial's path.
@@ -70,14 +74,14 @@ public final class ResumableDownload: Sendable, Hashable {
     private let state: Mutex<State>
 
     private init(fileURL: URL, recordURL: URL?, temporaries: @escaping @Sendable () -> URL, sourceURL: URL, limit: Int,
-                 lock: PartialFileLock, partial: Partial?) {
+                 lock: PartialFileLock, partial: Partial?, recordMayExist: Bool = false) {
         self.fileURL = fileURL
         self.recordURL = recordURL
         self.temporaries = temporaries
         self.sourceURL = sourceURL
         self.limit = limit
         self.lock = lock
-        self.state = Mutex(State(partial: partial))
+        self.state = Mutex(State(partial: partial, recordMayExist: recordMayExist))
     }
 
     /// The partial kept in `files` (a disk cache's, for one source), with what an earlier fetch
@@ -101,10 +105,10 @@ public final class ResumableDownload: Sendable, Hashable {
             partial = Partial(validator: record.validator, bytes: record.bytes, total: record.total)
         } else {
             try? lock.truncate(to: 0)
-            try? FileManager.default.removeItem(at: recordURL)
+            unlink(recordURL.path)   // a record that does not match (or none: ENOENT)
         }
         return ResumableDownload(fileURL: fileURL, recordURL: recordURL, temporaries: temporaries, sourceURL: url,
-                                 limit: limit, lock: lock, partial: partial)
+                                 limit: limit, lock: lock, partial: partial, recordMayExist: partial != nil)
     }
 
     /// A partial in `directory` for the attempts of one fetch only; nil when it cannot be created.
@@ -148,7 +152,7 @@ public final class ResumableDownload: Sendable, Hashable {
     func beginBody(_ head: FetchResponseHead) throws(FetchError) -> (handle: FileHandle, offset: Int, total: Int?) {
         let begun: Result<Body, FetchError> = state.withLock { state in
             guard !state.renamedAway else { return .failure(.fileSystem("a spent ResumableDownload was reused")) }
-            if let recordURL { try? FileManager.default.removeItem(at: recordURL) }   // see PartialRecord
+            removeRecord(&state)   // see PartialRecord
             let asked = state.askedOffset
             if head.statusCode == 206, asked > 0, let partial = state.partial {
                 guard let body = continuation(of: partial, at: asked, head) else {
@@ -203,7 +207,7 @@ public final class ResumableDownload: Sendable, Hashable {
             state.partial = nil
             state.body = nil
             if !state.renamedAway { try? lock.truncate(to: 0) }
-            if let recordURL { try? FileManager.default.removeItem(at: recordURL) }
+            removeRecord(&state)
         }
     }
 
@@ -249,7 +253,7 @@ public final class ResumableDownload: Sendable, Hashable {
             if state.partial == nil, !state.renamedAway { try? lock.truncate(to: 0) }
             // The bytes reach the disk before the record that vouches for them.
             if state.partial != nil, recordURL != nil { lock.synchronize() }
-            writeRecord(state.partial)
+            writeRecord(state.partial, &state)
         }
     }
 
@@ -266,15 +270,23 @@ public final class ResumableDownload: Sendable, Hashable {
         return Partial(validator: validator, bytes: bytes, total: body.total)
     }
 
-    private func writeRecord(_ partial: Partial?) {
+    private func writeRecord(_ partial: Partial?, _ state: inout State) {
         guard let recordURL else { return }
         guard let partial else {
-            try? FileManager.default.removeItem(at: recordURL)
+            removeRecord(&state)
             return
         }
         let record = PartialRecord(url: sourceURL.absoluteString, validator: partial.validator, bytes: partial.bytes,
                                    total: partial.total)
-        if (try? record.write(to: recordURL, through: temporaries())) == nil { try? FileManager.default.removeItem(at: recordURL) }
+        state.recordMayExist = true
+        if (try? record.write(to: recordURL, through: temporaries())) == nil { removeRecord(&state) }
+    }
+
+    /// Removes the record, if one may be on disk (a plain `unlink`: it is a regular file).
+    private func removeRecord(_ state: inout State) {
+        guard state.recordMayExist, let recordURL else { return }
+        unlink(recordURL.path)
+        state.recordMayExist = false
     }
 
     /// True once after the partial was dropped because the answer to a range request could not
@@ -289,13 +301,14 @@ public final class ResumableDownload: Sendable, Hashable {
         let keep: Bool? = state.withLock { state in
             guard !state.closed else { return nil }
             state.closed = true
-            return recordURL != nil && state.partial != nil || state.renamedAway
+            let keep = recordURL != nil && state.partial != nil || state.renamedAway
+            if !keep { removeRecord(&state) }
+            return keep
         }
         guard let keep else { return }
         if !keep {
             // Removed while still locked (so the name is free before anyone can lock this file),
             // and only while the name still leads to the locked file.
-            if let recordURL { try? FileManager.default.removeItem(at: recordURL) }
             if lock.isNamed(by: fileURL.path) { unlink(fileURL.path) }
         }
         lock.release()

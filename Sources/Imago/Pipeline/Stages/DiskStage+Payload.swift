@@ -16,16 +16,17 @@ extension DiskStage {
         case .file(let url): storage = .file(url)
         case .streamed: return .failure(.fetch(.bodyRefused("a streamed body has no payload")))   // StreamedBody's
         }
+        let pinned = writes && cache != nil ? Self.pin(storage) : nil
         // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
         // and not a GIF either.
-        if let rejection = Self.notAnImage(storage) {
+        if let rejection = Self.notAnImage(storage, descriptor: pinned?.descriptor) {
+            if let pinned { close(pinned.descriptor) }
             if case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
             return .failure(.decoding(rejection))
         }
         guard writes, let disk = cache else {
             return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true))
         }
-        let pinned = Self.pin(storage)
         let outcome = store(storage, exchange, sourceKey: sourceKey, lookup: lookup, in: disk)
         guard case .notStored = outcome else {
             if let pinned {
@@ -62,10 +63,11 @@ extension DiskStage {
         return nil
     }
 
-    /// Why the body's first bytes do not declare an image Imago decodes (nil when they do).
-    private static func notAnImage(_ storage: Payload.Storage) -> DecodeError? {
+    /// Why the body's first bytes do not declare an image Imago decodes (nil when they do);
+    /// `descriptor`: one open on the file already (the pinned body), read instead of opening it.
+    private static func notAnImage(_ storage: Payload.Storage, descriptor: Int32?) -> DecodeError? {
         do throws(DecodeError) {
-            _ = try ImageDecoder.sniff(Payload.sniff(storage))
+            _ = try ImageDecoder.sniff(Payload.sniff(storage, descriptor: descriptor))
             return nil
         } catch {
             return error
