@@ -22,7 +22,7 @@ static void fuzz_fix_crcs(uint8_t *d, size_t n) {
 static png_fast_diff_stats stats;
 
 static void fuzz_print_known(void) {
-    fprintf(stderr, "png-fast-fuzz: %ld inputs, %ld decoded by the fast path, %ld by the row path (full size and a third); "
+    fprintf(stderr, "png-fast-fuzz: %ld inputs, %ld decoded by the fast path, %ld by the row path (called directly, full size); "
             "known differences: %ld for the fast path (a code-length repeat past HLIT+HDIST), %ld for the row path (a "
             "Huffman code zlib refuses in the header)\n", stats.files, stats.fast_decoded, stats.rows_decoded,
             stats.known_lenient, stats.rows_known_lenient);

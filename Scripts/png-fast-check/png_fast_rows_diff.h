@@ -1,9 +1,10 @@
 /* The row-by-row fast path (imago_png_fast_rows_decode: ISA-L, any input, any output size)
  * against libpng, for png_fast_diff_one (png_fast_diff.h). For one file, at full size and at a
  * third of it (the area-average resizer, as libpng's reduced decode uses):
- * - the row path itself on the memory input (SIMD, and scalar at full size): when it decodes, libpng must
- *   succeed too with the same pixels byte for byte (a decline may have written rows: nothing to
- *   check then, the pull decoder's libpng decode writes them again);
+ * - the row path itself on the memory input at full size (SIMD; the scalar unfilters are the
+ *   whole-buffer path's, checked there): when it decodes, libpng must succeed too with the same
+ *   pixels byte for byte (a decline may have written rows: nothing to check then, the pull
+ *   decoder's libpng decode writes them again); at a third the pull decoder below runs it;
  * - the pull decoder with the fast path on, from memory at a third and from a file (a memfd whose
  *   PNG starts 5 bytes in, so the descriptor's start offset matters) at both sizes: the same
  *   status as libpng alone and the same pixels.
@@ -45,34 +46,29 @@ static int png_fast_rows_diff_file(const uint8_t *data, size_t size) {
     return fd;
 }
 
-/* The row path called directly on the memory input (both unfilter modes at full size, SIMD
- * reduced: the unfilters are the same either way), against the witness. */
+/* The row path called directly on the memory input at full size (SIMD), against the witness. */
 static void png_fast_rows_diff_direct(const uint8_t *data, size_t size, const char *name, png_fast_diff_stats *stats,
-                                      imago_status expected, const uint8_t *witness, uint32_t ow, uint32_t oh,
-                                      int modes) {
+                                      imago_status expected, const uint8_t *witness, uint32_t ow, uint32_t oh) {
     imago_input input = {data, size, -1};
     size_t bytes = (size_t)ow * oh * 4;
-    for (int m = 0; m < modes; m++) {
-        uint8_t *out = malloc(bytes);
-        imago_png_fast_result r = imago_png_fast_rows_decode(&input, 0, out, (size_t)ow * 4, ow, oh,
-                                                             m == 0 ? IMAGO_PNG_FAST_SIMD : IMAGO_PNG_FAST_SCALAR, NULL);
-        if (r == IMAGO_PNG_FAST_DECODED) {
-            if (m == 0) stats->rows_decoded++;
-            if (expected != IMAGO_OK && png_fast_rows_diff_known_lenient(data, size)) {
-                if (m == 0) stats->rows_known_lenient++;
-            } else if (expected != IMAGO_OK) {
-                char what[128];
-                const char *refusal = png_fast_diff_zlib_refusal(data, size);
-                snprintf(what, sizeof what, "row path decoded what libpng rejects (zlib: %s)", refusal ? refusal : "accepts");
-                png_fast_diff_fail(stats, name, what);
-            } else if (memcmp(out, witness, bytes) != 0) {
-                png_fast_diff_fail(stats, name, m ? "row path: scalar pixels differ" : "row path: SIMD pixels differ");
-            }
-        } else if (m == 0) {
-            stats->rows_declined++;
+    uint8_t *out = malloc(bytes);
+    imago_png_fast_result r = imago_png_fast_rows_decode(&input, 0, out, (size_t)ow * 4, ow, oh, IMAGO_PNG_FAST_SIMD, NULL);
+    if (r == IMAGO_PNG_FAST_DECODED) {
+        stats->rows_decoded++;
+        if (expected != IMAGO_OK && png_fast_rows_diff_known_lenient(data, size)) {
+            stats->rows_known_lenient++;
+        } else if (expected != IMAGO_OK) {
+            char what[128];
+            const char *refusal = png_fast_diff_zlib_refusal(data, size);
+            snprintf(what, sizeof what, "row path decoded what libpng rejects (zlib: %s)", refusal ? refusal : "accepts");
+            png_fast_diff_fail(stats, name, what);
+        } else if (memcmp(out, witness, bytes) != 0) {
+            png_fast_diff_fail(stats, name, "row path: pixels differ");
         }
-        free(out);
+    } else {
+        stats->rows_declined++;
     }
+    free(out);
 }
 
 /* The row path for one file, given libpng's full-size verdict (expected; witness on success;
@@ -96,8 +92,8 @@ static void png_fast_rows_diff_one(const uint8_t *data, size_t size, const char 
         if (w && h) png_fast_diff_out_size(w, h, reduce, &ow, &oh);
         size_t bytes = (size_t)ow * oh * 4;
         uint64_t stored = size >= 24 ? (uint64_t)png_fast_diff_be32(data + 16) * png_fast_diff_be32(data + 20) : 0;
-        if ((w && h) || stored <= PNG_FAST_DIFF_MAX_PIXELS) {
-            png_fast_rows_diff_direct(data, size, name, stats, expected, witness, ow, oh, reduce ? 1 : 2);
+        if (!reduce && ((w && h) || stored <= PNG_FAST_DIFF_MAX_PIXELS)) {
+            png_fast_rows_diff_direct(data, size, name, stats, expected, witness, ow, oh);
         }
         for (int file = 0; file < 2; file++) {
             if (!file && !reduce) continue;   /* the whole-buffer path's case (png_fast_diff_one) */
