@@ -22,19 +22,17 @@ struct EncodedFile {
             _ = Glibc.close(fd)
             throw .unreadable(path: path, reason: "not a regular file")
         }
-        var prefix = [UInt8](repeating: 0, count: SniffedFormat.prefixLength)
-        let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        if got < 0 {
+        guard let prefix = SniffedFormat.prefix(ofFile: fd) else {
             let reason = String(cString: strerror(errno))
             _ = Glibc.close(fd)
             throw .unreadable(path: path, reason: reason)
         }
-        if got == 0 {
+        if prefix.isEmpty {
             _ = Glibc.close(fd)
             throw .empty
         }
         do {
-            format = try ImageDecoder.sniff(SniffedFormat(prefix: prefix.prefix(got)))
+            format = try ImageDecoder.sniff(SniffedFormat(prefix: prefix))
         } catch {
             _ = Glibc.close(fd)
             throw error
@@ -43,4 +41,15 @@ struct EncodedFile {
     }
 
     func close() { _ = Glibc.close(descriptor) }
+}
+
+extension SniffedFormat {
+    /// The first ``prefixLength`` bytes of the file open as `descriptor` (fewer at its end, none
+    /// for an empty file), read with `pread` so its offset stays where it is; nil when the read
+    /// fails (`errno` says why).
+    static func prefix(ofFile descriptor: Int32) -> [UInt8]? {
+        var prefix = [UInt8](repeating: 0, count: prefixLength)
+        let got = prefix.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return got < 0 ? nil : Array(prefix.prefix(got))
+    }
 }

@@ -45,9 +45,7 @@ final class Payload: Sendable {
             let fd = descriptor ?? open(url.path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return .unknown }
             defer { if descriptor == nil { close(fd) } }
-            var prefix = [UInt8](repeating: 0, count: SniffedFormat.prefixLength)
-            let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-            return SniffedFormat(prefix: prefix.prefix(max(0, got)))
+            return SniffedFormat(prefix: SniffedFormat.prefix(ofFile: fd) ?? [])
         }
     }
 }

@@ -5,8 +5,8 @@ import ImagoTestServer
 
 /// Issue 14: decoding while the body arrives. For each fetch strategy, time to pixels divided
 /// by the raw transfer time of the same URL (curl, measured beside it in the same rounds), at
-/// 20 MB/s for 12 and 40 MP and at 2 MB/s for 12 MP, PNG, lossless WebP and progressive JPEG; peak RSS growth per
-/// strategy (no disk cache); time to the first preview of a progressive JPEG. Each sample is a
+/// 20 MB/s for 12 and 40 MP and at 2 MB/s for 12 MP, PNG, lossless WebP and progressive JPEG;
+/// peak RSS growth per strategy (no disk cache); time to the first preview of a progressive JPEG. Each sample is a
 /// fresh child process; cells are interleaved round by round so drift hits all alike.
 public struct StreamingScenario: BenchScenario {
     public let name = "stream"
