@@ -42,15 +42,27 @@ struct PeerComparisonTests {
         #expect(ReportSummary.decodePeers([]) == nil)
     }
 
-    @Test func theDecodeTableHasAColumnPerPeerAndSaysSkippedOrDash() {
-        let table = DecodeTable.markdown(rows)
-        let header = table.split(separator: "\n")[0]
-        #expect(header.contains("Pillow warm loop | libvips warm loop | OpenCV warm loop | simplejpeg warm loop | libspng warm loop"))
-        let png = table.split(separator: "\n").first { $0.hasPrefix("| png-rgb8 | 12MP | 33.0 |") }.map(String.init) ?? ""
-        #expect(png.contains("| 23.0 | 48.0 | — | — | skipped |"), "\(png)")
+    /// "—": the peer does not decode the format; "not run": it does, and the plan has no row
+    /// for it (OpenCV's PNG here, the peers at 40 MP in a run); "skipped": it failed or is
+    /// not installed. The cold table lists only inputs with cold-process rows.
+    @Test func theDecodeTableHasAColumnPerPeerAndSaysSkippedNotRunOrDash() {
+        let table = DecodeTable.markdown(rows + [
+            BenchResult(scenario: "decode", parameters: "format=png-rgb8 size=40MP decoder=imago state=fresh", metric: "throughput",
+                        unit: "MP/s", direction: .higherIsBetter, samples: [31]),
+        ])
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines[0].contains("Pillow warm loop | libvips warm loop | OpenCV warm loop | simplejpeg warm loop | libspng warm loop"))
+        let png = lines.first { $0.hasPrefix("| png-rgb8 | 12MP | 33.0 |") } ?? ""
+        #expect(png.contains("| 23.0 | 48.0 | not run | — | skipped |"), "\(png)")
         #expect(png.hasSuffix("| 0.69× (libvips) |"))
-        #expect(table.contains("| png-rgb8 | 12MP | 30.0 | — | 40.0 | — | — | — | 0.75× (libvips) |"))
+        let large = lines.first { $0.hasPrefix("| png-rgb8 | 40MP | 31.0 |") } ?? ""
+        #expect(large.contains("| not run | not run | not run | — | not run |"), "\(large)")
+        #expect(table.contains("| png-rgb8 | 12MP | 30.0 | not run | 40.0 | not run | — | not run | 0.75× (libvips) |"), "\(table)")
+        let coldHeader = lines.firstIndex { $0.contains("Imago cold process") } ?? lines.count
+        #expect(lines[coldHeader...].filter { $0.hasPrefix("| ") && !$0.hasPrefix("| input") }.count == 1,
+                "only png-rgb8 12MP has cold rows")
         #expect(table.contains("- libspng warm-loop on png-rgb8: skipped (libspng not installed)"))
+        #expect(table.contains("The plan: peers up to 12 MP, cold processes at 0.25 and 12 MP."))
     }
 
     @Test func theThumbnailSummaryTakesTheQuickestMeasuredPeer() {

@@ -6,7 +6,9 @@ import Imago
 ///   the reuse pool warm, so it pairs with C warm; Imago fresh pages has the pool off, so it
 ///   pairs with C into a new malloc'd buffer) and against the fastest peer;
 /// - cold process: the first decode in a fresh process, Imago's and each peer's.
-/// A peer that does not decode a format shows "—"; one that was not measured, "skipped".
+/// A peer that does not decode a format shows "—"; one the plan does not run at that size
+/// (peers above 12 MP), "not run"; one that failed or is not installed, "skipped". The cold
+/// table lists only the sizes with cold-process rows.
 public enum DecodeTable {
     static let ownColumns: [(decoder: String, state: String, title: String)] = [
         ("imago", "fresh", "Imago fresh"),
@@ -36,7 +38,10 @@ public enum DecodeTable {
             lines.append(row(input, warmColumns.map { cell(decode, input, $0.decoder, $0.state) } + ratios))
         }
         lines += [""] + header(coldColumns.map(\.2) + ["Imago cold/fastest peer cold"])
-        for input in inputs {
+        let coldInputs = inputs.filter { input in
+            decode.contains { $0.parameter("format") == input[0] && $0.parameter("size") == input[1] && $0.parameter("state") == "cold-process" }
+        }
+        for input in coldInputs {
             let fastest = PeerComparison.fastestDecode(decode, format: input[0], size: input[1], state: "cold-process")
             let imago = DecodeGoals.rate(decode, format: input[0], size: input[1], decoder: "imago", state: "cold-process")
             let last = ratio(imago, fastest?.value) + (fastest.map { " (\(PeerComparison.title($0.peer)))" } ?? "")
@@ -48,7 +53,9 @@ public enum DecodeTable {
         let pool = PixelMemory.retainedByteLimit >> 20
         let note = "Imago fresh takes its pages from PixelMemory's reuse pool (retainedByteLimit, \(pool) MiB in this run): "
             + "an image whose RGBA is larger (40 MP is 160 MB) gets fresh pages on every decode, so compare it with C fresh. "
-            + "Peers: " + DecodePeers.all.map { "\($0.title): \($0.note)" }.joined(separator: "; ") + "."
+            + "The plan: peers up to \(format(DecodeScenario.largestPeerSize, digits: 0)) MP, cold processes at "
+            + DecodeScenario.coldSizes.sorted().map { $0 == $0.rounded() ? format($0, digits: 0) : "\($0)" }.joined(separator: " and ")
+            + " MP. Peers: " + DecodePeers.all.map { "\($0.title): \($0.note)" }.joined(separator: "; ") + "."
         return (lines + ["", note] + (skipped.isEmpty ? [] : [""] + skipped.sorted())).joined(separator: "\n")
     }
 
@@ -64,7 +71,10 @@ public enum DecodeTable {
         guard let row = rows.first(where: {
             $0.parameter("format") == input[0] && $0.parameter("size") == input[1]
                 && $0.parameter("decoder") == decoder && $0.parameter("state") == state
-        }) else { return "—" }
+        }) else {
+            let peer = DecodePeers.all.first { $0.name == decoder }
+            return peer?.decodes(kind: input[0]) == true ? "not run" : "—"
+        }
         return row.p50.map { format($0) } ?? "skipped"
     }
 

@@ -39,7 +39,7 @@ public struct BenchInput: Sendable {
 public struct DecodeBenchmark {
     /// Warm-up, sample counts and time floor of the in-process variants.
     public var plan: SamplingPlan
-    /// Fresh processes per cold variant (default 5).
+    /// Fresh processes per cold variant (default 5; 0: no cold-process rows).
     public var coldProcesses: Int
     /// This executable, re-run with `bench-child` for cold-process samples.
     public var executable: String
@@ -56,9 +56,9 @@ public struct DecodeBenchmark {
     /// The (decoder, state) variants for an input of `kind`, in report order.
     public func variants(kind: String) -> [(decoder: String, state: String)] {
         let names = peers.map(\.peer).filter { $0.decodes(kind: kind) }.map(\.name)
+        let cold = coldProcesses > 0 ? [("imago", "cold-process")] + names.map { ($0, "cold-process") } : []
         return [("imago", "fresh"), ("c-direct", "warm")] + names.map { ($0, "warm-loop") }
-            + [("imago", "fresh-pages"), ("c-direct", "fresh"), ("imago", "cold-process")]
-            + names.map { ($0, "cold-process") }
+            + [("imago", "fresh-pages"), ("c-direct", "fresh")] + cold
     }
 
     /// Measures `input` on one core (`CorePinning`); `afterRound` is told each finished round
@@ -135,8 +135,10 @@ public struct DecodeBenchmark {
         PixelMemory.retainedByteLimit = 0
         outcomes.merge(InterleavedSampler(plan: plan).run(freshPages) { _ in afterRound() }) { first, _ in first }
         PixelMemory.retainedByteLimit = retained
-        let coldPlan = SamplingPlan(warmUp: 0, minSamples: coldProcesses, maxSamples: coldProcesses, minSeconds: 0)
-        outcomes.merge(InterleavedSampler(plan: coldPlan).run(cold) { _ in afterRound() }) { first, _ in first }
+        if coldProcesses > 0 {
+            let coldPlan = SamplingPlan(warmUp: 0, minSamples: coldProcesses, maxSamples: coldProcesses, minSeconds: 0)
+            outcomes.merge(InterleavedSampler(plan: coldPlan).run(cold) { _ in afterRound() }) { first, _ in first }
+        }
         return variants(kind: input.kind).map { variant in
             let name = "\(variant.decoder) \(variant.state)"
             let parameters = Parameters.make(["format": input.kind, "size": input.sizeLabel,
