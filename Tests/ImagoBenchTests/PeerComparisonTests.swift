@@ -62,7 +62,7 @@ struct PeerComparisonTests {
         #expect(lines[coldHeader...].filter { $0.hasPrefix("| ") && !$0.hasPrefix("| input") }.count == 1,
                 "only png-rgb8 12MP has cold rows")
         #expect(table.contains("- libspng warm-loop on png-rgb8: skipped (libspng not installed)"))
-        #expect(table.contains("The plan: peers up to 12 MP, cold processes at 0.25 and 12 MP."))
+        #expect(table.contains("The plan: peers up to 12 MP, cold processes at 12 MP."))
     }
 
     @Test func theThumbnailSummaryTakesTheQuickestMeasuredPeer() {

@@ -23,8 +23,10 @@ import Foundation
 ///   `partialDownloadFiles(forKey:)` hand out, are removed once they are old enough not to be a
 ///   write in flight (DISK-1).
 ///
-/// Calls block on file I/O: the pipeline makes them off the main actor, from several tasks at
-/// once. Class-bound and `Sendable` for the same reasons as `ImageMemoryCaching`.
+/// Calls block on file I/O: the pipeline makes them off the main actor, from several threads at
+/// once, and its stores on threads of its own rather than the cooperative pool's, so a slow
+/// disk does not hold up other loads' decodes. Class-bound and `Sendable` for the same reasons
+/// as `ImageMemoryCaching`.
 public protocol ImageDiskCaching: AnyObject, Sendable {
     /// The entry for `key`, or nil on a miss. A hit counts as a use for the eviction order.
     /// `Entry.url` must name a plain file holding exactly the stored bytes: the decoder reads it

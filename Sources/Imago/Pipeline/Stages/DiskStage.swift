@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 
 /// The disk stage: what the disk cache holds for a source and what the HTTP cache policy makes
 /// of it. It decides whether a stored entry serves a load as it is, is revalidated, or is
@@ -13,6 +14,33 @@ struct DiskStage: Sendable {
     /// The pipeline's clock: exchanges are dated and freshness is judged by its `now`.
     let clock: PipelineClock
     let diagnostics: PipelineDiagnostics
+
+    /// Runs `work`, which blocks on the disk (file creation, writes, `fsync`, renames), on the
+    /// disk stage's own threads (`blockingPool`) rather than on a thread of the cooperative
+    /// pool: storing a body held a cooperative thread (one of two on a 2-core machine) in
+    /// `fsync` for about a millisecond per load, time no other load's decode could use. Inline
+    /// without a disk cache (nothing then blocks), and when the pool does not run it (the task
+    /// cancelled while the work waited): the work runs exactly once either way, since it also
+    /// decides what becomes of the body's file.
+    func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        guard cache != nil else { return work() }
+        do {
+            return try await Self.blockingPool.runIfActive(work)
+        } catch {
+            return work()
+        }
+    }
+
+    /// Threads for the disk stage's blocking work (one per core, at least 2), started on first
+    /// use and kept for the process, like NIO's own singletons. Not `NIOThreadPool.singleton`:
+    /// AsyncHTTPClient writes downloads to file there, and those writes should not wait behind
+    /// the cache's `fsync`s.
+    static let blockingThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    private static let blockingPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: blockingThreads)
+        pool.start()
+        return pool
+    }()
 
     /// The time HTTP dates and freshness are reckoned at (`PipelineClock.now`).
     func now() -> Date {

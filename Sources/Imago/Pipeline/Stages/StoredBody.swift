@@ -47,7 +47,10 @@ final class StoredBody: FetchBody {
         if resumedFrom > 0 {
             stage.diagnostics.resumed(sourceKey, bytes: resumedFrom)
         }
-        return stage.disk.payload(from: exchange, sourceKey: sourceKey, writes: writes, lookup: lookup)
+        let (disk, sourceKey, writes) = (stage.disk, sourceKey, writes)
+        return await disk.offCooperativePool {
+            disk.payload(from: exchange, sourceKey: sourceKey, writes: writes, lookup: lookup)
+        }
     }
 
     func giveUp(_ failure: ImageLoadingError) {

@@ -48,11 +48,13 @@ final class StreamedBody: FetchBody {
     }
 
     func finish(_ exchange: Exchange, lookup: DiskLookup) async -> Result<ImageResponse, ImageLoadingError>? {
-        if case .streamed = exchange.result.body, let session { return finishStreamed(session, exchange, lookup: lookup) }
+        if case .streamed = exchange.result.body, let session { return await finishStreamed(session, exchange, lookup: lookup) }
         // A 304, or a transport that kept the body instead of handing it on (one that does not
         // know `.stream`): decoded as the other strategies decode it.
-        guard let payload = disk.payload(from: exchange, sourceKey: sourceKey, writes: request.cachePolicy.writesDisk,
-                                         lookup: lookup)
+        let (disk, sourceKey, writes) = (disk, sourceKey, request.cachePolicy.writesDisk)
+        guard let payload = await disk.offCooperativePool({
+            disk.payload(from: exchange, sourceKey: sourceKey, writes: writes, lookup: lookup)
+        })
         else { return nil }
         switch payload {
         case .failure(let error): return .failure(error)
@@ -71,7 +73,7 @@ final class StreamedBody: FetchBody {
     /// The transfer completed: the decoder's image, and the body's copy stored in the disk cache
     /// (only now, complete and proven to decode) when the HTTP policy allows.
     private func finishStreamed(_ session: StreamingDecodeSession, _ exchange: Exchange,
-                                lookup: DiskLookup) -> Result<ImageResponse, ImageLoadingError> {
+                                lookup: DiskLookup) async -> Result<ImageResponse, ImageLoadingError> {
         let image: DecodedImage
         switch session.finish() {
         case .success(let decoded): image = decoded
@@ -79,18 +81,20 @@ final class StreamedBody: FetchBody {
         }
         var outcome: DiskCacheOutcome?
         if let cache = writableCache {
-            let tee = session.takeTee()
-            if let tee, let file = tee.completedCopy() {
-                outcome = disk.store(.file(file), exchange, sourceKey: sourceKey, lookup: lookup, in: cache)
-                // A copy not stored is emptied and removed (emptied at least, should its
-                // directory have become read-only); a stored one was moved into the cache.
-                if case .notStored = outcome { tee.abandon() } else { tee.release() }
-            } else {
+            let (disk, sourceKey, tee) = (disk, sourceKey, session.takeTee())
+            outcome = await disk.offCooperativePool {
+                if let tee, let file = tee.completedCopy() {
+                    let outcome = disk.store(.file(file), exchange, sourceKey: sourceKey, lookup: lookup, in: cache)
+                    // A copy not stored is emptied and removed (emptied at least, should its
+                    // directory have become read-only); a stored one was moved into the cache.
+                    if case .notStored = outcome { tee.abandon() } else { tee.release() }
+                    return outcome
+                }
                 tee?.abandon()
                 // The copy could not be written: the image still loads, the cache keeps nothing
                 // of this URL (as when storing fails), and says so.
                 let hadEntry = lookup.hadEntry ?? (cache.entry(forKey: sourceKey) != nil)
-                outcome = disk.keepOff(.writeFailed, sourceKey: sourceKey, hadEntry: hadEntry, in: cache)
+                return disk.keepOff(.writeFailed, sourceKey: sourceKey, hadEntry: hadEntry, in: cache)
             }
         }
         return .success(ImageResponse(image: image, origin: .network).reporting(outcome))

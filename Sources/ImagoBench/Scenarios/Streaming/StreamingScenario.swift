@@ -23,8 +23,10 @@ public struct StreamingScenario: BenchScenario {
     static func bandwidths(quick: Bool, megapixels: Double) -> [Int] {
         quick || megapixels > 12 ? [20_000_000] : [2_000_000, 20_000_000]
     }
-    /// Fresh processes per cell: 3 (quick: 1).
-    static func processes(quick: Bool) -> Int { quick ? 1 : 3 }
+    /// Fresh processes per cell: 3, 2 at 2 MB/s (quick: 1). A 2 MB/s round is paced by the
+    /// transfer (10 s for the 12 MP PNG, four cells a round), and its ratios scatter least:
+    /// its third round took 80 s of a full run for a median of about 1.0x.
+    static func processes(quick: Bool, bandwidth: Int) -> Int { quick ? 1 : bandwidth < 20_000_000 ? 2 : 3 }
 
     /// What one round measures for an input: each strategy, the streaming one with previews
     /// when the format has them, and the raw transfer.
@@ -35,8 +37,12 @@ public struct StreamingScenario: BenchScenario {
     }
 
     public func plannedUnits(quick: Bool) -> Int {
-        Self.formats().reduce(0) { $0 + Self.cells($1).count } * Self.processes(quick: quick)
-            * Self.sizes(quick: quick).reduce(0) { $0 + Self.bandwidths(quick: quick, megapixels: $1).count }
+        Self.formats().reduce(0) { $0 + Self.cells($1).count }
+            * Self.sizes(quick: quick).reduce(0) { total, megapixels in
+                total + Self.bandwidths(quick: quick, megapixels: megapixels).reduce(0) {
+                    $0 + Self.processes(quick: quick, bandwidth: $1)
+                }
+            }
     }
 
     public func run(_ context: BenchContext) async throws -> [BenchResult] {
@@ -75,7 +81,7 @@ public struct StreamingScenario: BenchScenario {
                          _ context: BenchContext) -> [BenchResult] {
         var loads: [StreamCell: Result<[MemoryProbeResult], any Error>] = [:]
         var transfers: Result<[Double], any Error> = .success([])
-        for _ in 0..<Self.processes(quick: context.quick) {
+        for _ in 0..<Self.processes(quick: context.quick, bandwidth: bandwidth) {
             for cell in Self.cells(format) {
                 switch cell {
                 case .transfer:
