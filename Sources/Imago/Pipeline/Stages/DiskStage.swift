@@ -19,16 +19,22 @@ struct DiskStage: Sendable {
     /// disk stage's own threads (`blockingPool`) rather than on a thread of the cooperative
     /// pool: storing a body held a cooperative thread (one of two on a 2-core machine) in
     /// `fsync` for about a millisecond per load, time no other load's decode could use. Inline
-    /// without a disk cache (nothing then blocks), and when the pool does not run it (the task
-    /// cancelled while the work waited): the work runs exactly once either way, since it also
-    /// decides what becomes of the body's file.
+    /// without a disk cache (nothing then blocks), and should the pool not run it: the work runs
+    /// exactly once either way, cancelled or not, since it also decides what becomes of the
+    /// body's file.
     func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         guard cache != nil else { return work() }
-        do {
-            return try await Self.blockingPool.runIfActive(work)
-        } catch {
-            return work()
+        let result: T? = await withCheckedContinuation { continuation in
+            Self.blockingPool.submit { state in
+                guard case .active = state else { return continuation.resume(returning: nil) }
+                // Handed straight to the waiting task, never bound to a local of this thread: a
+                // payload deletes its download with its last reference, and a reference left
+                // here until this closure returned kept a `no-store` body on disk after its load
+                // completed (NginxHTTPCachingTests, once). Not `runIfActive`, which does that.
+                continuation.resume(returning: work())
+            }
         }
+        return result ?? work()
     }
 
     /// Threads for the disk stage's blocking work (one per core, at least 2), started on first
