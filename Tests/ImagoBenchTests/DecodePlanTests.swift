@@ -34,3 +34,30 @@ struct DecodePlanTests {
         #expect(DecodeScenario().plannedUnits(quick: true) == 5 * (2 * 5 + (2 * 5 + 3)))
     }
 }
+
+/// The decode chart draws what the plan ran: no bar where a variant is not run at a size, "n/a"
+/// where it ran and was skipped.
+struct DecodeChartTests {
+    private func row(_ size: String, _ decoder: String, _ state: String, _ rate: Double?) -> BenchResult {
+        let parameters = "format=png-rgb8 size=\(size) decoder=\(decoder) state=\(state)"
+        guard let rate else {
+            return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
+                               direction: .higherIsBetter, skipped: "pillow not installed")
+        }
+        return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
+                           direction: .higherIsBetter, samples: [rate])
+    }
+
+    @Test func aVariantTheSizeDoesNotRunHasNoBar() throws {
+        let chart = try #require(ReportCharts.decodeThroughput([
+            row("12MP", "imago", "fresh", 90), row("12MP", "c-direct", "warm", 40), row("12MP", "pillow", "warm-loop", nil),
+            row("12MP", "imago", "cold-process", 80), row("12MP", "pillow", "cold-process", nil),
+            row("40MP", "imago", "fresh", 85), row("40MP", "c-direct", "warm", 41),
+        ]))
+        #expect(chart.groups.map(\.label) == ["png-rgb8 12MP", "png-rgb8 40MP"])
+        #expect(chart.groups[0].bars.map(\.series) == ["imago fresh", "c-direct warm", "pillow warm-loop", "imago cold-process", "pillow cold-process"])
+        #expect(chart.groups[0].bars.map(\.value) == [90, 40, nil, 80, nil], "skipped rows say n/a")
+        #expect(chart.groups[1].bars.map(\.series) == ["imago fresh", "c-direct warm"])
+        #expect(chart.svg.components(separatedBy: ">n/a<").count - 1 == 2)
+    }
+}
