@@ -39,13 +39,7 @@ struct DecodePlanTests {
 /// where it ran and was skipped.
 struct DecodeChartTests {
     private func row(_ size: String, _ decoder: String, _ state: String, _ rate: Double?) -> BenchResult {
-        let parameters = "format=png-rgb8 size=\(size) decoder=\(decoder) state=\(state)"
-        guard let rate else {
-            return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
-                               direction: .higherIsBetter, skipped: "pillow not installed")
-        }
-        return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
-                           direction: .higherIsBetter, samples: [rate])
+        .decodeRow("png-rgb8", size, decoder, state, rate)
     }
 
     @Test func aVariantTheSizeDoesNotRunHasNoBar() throws {

@@ -4,13 +4,7 @@ import Testing
 /// The fastest-peer logic and the tables, from synthetic rows.
 struct PeerComparisonTests {
     private func decode(_ format: String, _ decoder: String, _ state: String, _ rate: Double?) -> BenchResult {
-        let parameters = "format=\(format) size=12MP decoder=\(decoder) state=\(state)"
-        guard let rate else {
-            return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
-                               direction: .higherIsBetter, skipped: "\(decoder) not installed")
-        }
-        return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
-                           direction: .higherIsBetter, samples: [rate])
+        .decodeRow(format, "12MP", decoder, state, rate)
     }
 
     private var rows: [BenchResult] {

@@ -47,3 +47,16 @@ struct SyntheticRuns {
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 }
+
+extension BenchResult {
+    /// A decode row of one sample (`rate` MP/s), or skipped as "DECODER not installed" when nil.
+    static func decodeRow(_ format: String, _ size: String, _ decoder: String, _ state: String, _ rate: Double?) -> BenchResult {
+        let parameters = "format=\(format) size=\(size) decoder=\(decoder) state=\(state)"
+        guard let rate else {
+            return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
+                               direction: .higherIsBetter, skipped: "\(decoder) not installed")
+        }
+        return BenchResult(scenario: "decode", parameters: parameters, metric: "throughput", unit: "MP/s",
+                           direction: .higherIsBetter, samples: [rate])
+    }
+}

@@ -10,11 +10,10 @@ import Testing
 /// evicts every entry the moment it is stored makes that order certain.
 @Suite struct DiskEvictionRaceTests {
     /// Forwards to a real `DiskCache`, and removes each entry right after storing it.
-    final class EvictingAtOnce: ImageDiskCaching {
+    final class EvictingAtOnce: DiskCacheWrapping {
         let cache: DiskCache
         init(_ cache: DiskCache) { self.cache = cache }
 
-        func entry(forKey key: String) -> DiskCache.Entry? { cache.entry(forKey: key) }
         func store(_ data: Data, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
             let stored = try cache.store(data, forKey: key, metadata: metadata)
             try cache.removeEntry(forKey: key)
@@ -25,13 +24,6 @@ import Testing
             try cache.removeEntry(forKey: key)
             return stored
         }
-        func refresh(forKey key: String, metadata: DiskCache.Metadata, revalidated: DiskCache.Metadata?) throws -> Bool {
-            try cache.refresh(forKey: key, metadata: metadata, revalidated: revalidated)
-        }
-        func removeEntry(forKey key: String) throws { try cache.removeEntry(forKey: key) }
-        func makeTemporaryFileURL() -> URL { cache.makeTemporaryFileURL() }
-        func partialDownloadFiles(forKey key: String) -> DiskCache.PartialDownloadFiles { cache.partialDownloadFiles(forKey: key) }
-        var sizeLimit: Int { cache.sizeLimit }
     }
 
     @Test(arguments: ["ahc", "urlsession"])

@@ -11,7 +11,7 @@ import Testing
 /// other loads' decodes, and a load still completes only once its entry is visible.
 @Suite(.serialized) struct DiskStoreOffPoolTests {
     /// A `DiskCache` whose stores wait at a gate, counting the stores that arrived.
-    final class GatedStoreCache: ImageDiskCaching {
+    final class GatedStoreCache: DiskCacheWrapping {
         let cache: DiskCache
         let gate = DispatchSemaphore(value: 0)
         let arrived = Atomic(0)
@@ -39,15 +39,6 @@ import Testing
             pass()
             return try cache.store(fileAt: url, forKey: key, metadata: metadata)
         }
-
-        func entry(forKey key: String) -> DiskCache.Entry? { cache.entry(forKey: key) }
-        func refresh(forKey key: String, metadata: DiskCache.Metadata, revalidated: DiskCache.Metadata?) throws -> Bool {
-            try cache.refresh(forKey: key, metadata: metadata, revalidated: revalidated)
-        }
-        func removeEntry(forKey key: String) throws { try cache.removeEntry(forKey: key) }
-        func makeTemporaryFileURL() -> URL { cache.makeTemporaryFileURL() }
-        func partialDownloadFiles(forKey key: String) -> DiskCache.PartialDownloadFiles { cache.partialDownloadFiles(forKey: key) }
-        var sizeLimit: Int { cache.sizeLimit }
     }
 
     /// As many stores stuck as the cooperative pool has threads (the disk stage's own pool has
