@@ -7,8 +7,9 @@ import Synchronization
 import Testing
 
 /// Storing a body blocks on the disk (`fsync`, renames). The pipeline makes its stores on threads
-/// of the disk stage's own (`DiskStage.offCooperativePool`), so stores stuck on a slow disk leave the cooperative pool to the
-/// other loads' decodes, and a load still completes only once its entry is visible.
+/// of the disk stage's own (`DiskStage.offCooperativePool`), so stores stuck on a slow disk leave
+/// the cooperative pool to the other loads' decodes, and a load still completes only once its
+/// entry is visible.
 @Suite(.serialized) struct DiskStoreOffPoolTests {
     /// A `DiskCache` whose stores wait at a gate, counting the stores that arrived.
     final class GatedStoreCache: DiskCacheWrapping {
@@ -42,8 +43,8 @@ import Testing
     }
 
     /// As many stores stuck as the cooperative pool has threads (the disk stage's own pool has
-    /// as many, so all of them reach the disk at once): a decode of bytes in memory still finishes before they are let
-    /// go. Were the stores made on the cooperative pool, nothing else could run until the
+    /// as many, so all of them reach the disk at once): a decode of bytes in memory still
+    /// finishes before they are let go. Were the stores made on the cooperative pool, nothing else could run until the
     /// backstop released them, and the decode would finish after it: the verdict is the order of
     /// two events, not a time.
     @Test(arguments: [FetchStrategy.data, .file, .stream])

@@ -53,8 +53,8 @@ public enum DecodeTable {
         let pool = PixelMemory.retainedByteLimit >> 20
         let note = "Imago fresh takes its pages from PixelMemory's reuse pool (retainedByteLimit, \(pool) MiB in this run): "
             + "an image whose RGBA is larger (40 MP is 160 MB) gets fresh pages on every decode, so compare it with C fresh. "
-            + "The plan: peers up to \(format(DecodeScenario.largestPeerSize, digits: 0)) MP, cold processes at "
-            + DecodeScenario.coldSizes.sorted().map { $0 == $0.rounded() ? format($0, digits: 0) : "\($0)" }.joined(separator: " and ")
+            + "The plan: peers up to \(BenchInput.megapixelsText(DecodeScenario.largestPeerSize)) MP, cold processes at "
+            + DecodeScenario.coldSizes.sorted().map(BenchInput.megapixelsText).joined(separator: " and ")
             + " MP. Peers: " + DecodePeers.all.map { "\($0.title): \($0.note)" }.joined(separator: "; ") + "."
         return (lines + ["", note] + (skipped.isEmpty ? [] : [""] + skipped.sorted())).joined(separator: "\n")
     }

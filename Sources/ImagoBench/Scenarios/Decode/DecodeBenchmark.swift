@@ -14,8 +14,11 @@ public struct BenchInput: Sendable {
     public let nominalMegapixels: Double
     public var megapixels: Double { Double(width * height) / 1_000_000 }
     /// "12MP", "0.25MP": the size as the report's parameters spell it.
-    public var sizeLabel: String {
-        (nominalMegapixels == nominalMegapixels.rounded() ? "\(Int(nominalMegapixels))" : "\(nominalMegapixels)") + "MP"
+    public var sizeLabel: String { Self.megapixelsText(nominalMegapixels) + "MP" }
+
+    /// A size in megapixels as labels print it: "12", "0.25".
+    static func megapixelsText(_ megapixels: Double) -> String {
+        megapixels == megapixels.rounded() ? "\(Int(megapixels))" : "\(megapixels)"
     }
 
     public init(kind: String, path: String, width: Int, height: Int, nominalMegapixels: Double) {

@@ -21,12 +21,14 @@ public struct StreamingScenario: BenchScenario {
     /// question again (the ratio to the transfer) and took 15 of a full run's 30 minutes: a 70 MB
     /// PNG is 35 s a transfer, 12 transfers a format.
     static func bandwidths(quick: Bool, megapixels: Double) -> [Int] {
-        quick || megapixels > 12 ? [20_000_000] : [2_000_000, 20_000_000]
+        quick || megapixels > 12 ? [fastLink] : [slowLink, fastLink]
     }
+    /// The two rates, in bytes per second: 2 MB/s (a slow mobile link) and 20 MB/s.
+    static let slowLink = 2_000_000, fastLink = 20_000_000
     /// Fresh processes per cell: 3, 2 at 2 MB/s (quick: 1). A 2 MB/s round is paced by the
     /// transfer (10 s for the 12 MP PNG, four cells a round), and its ratios scatter least:
     /// its third round took 80 s of a full run for a median of about 1.0x.
-    static func processes(quick: Bool, bandwidth: Int) -> Int { quick ? 1 : bandwidth < 20_000_000 ? 2 : 3 }
+    static func processes(quick: Bool, bandwidth: Int) -> Int { quick ? 1 : bandwidth == slowLink ? 2 : 3 }
 
     /// What one round measures for an input: each strategy, the streaming one with previews
     /// when the format has them, and the raw transfer.
