@@ -6,18 +6,21 @@ import Foundation
 public enum HTMLReport {
     /// - Parameter loadAverages: /proc/loadavg at the start and the end of the run.
     /// - Parameter charts: ``ReportCharts/scenarioCharts(_:)`` for these results.
+    /// - Parameter activity: what ran beside the run, from its CPU time (nil: unknown).
     /// - Parameter peers: the decode peers as this run found them (default none: no peers row).
     public static func html(results: [BenchResult], machine: MachineInfo, scenarios: [any BenchScenario],
                             quick: Bool, started: Date, duration: Double, loadAverages: (start: String, end: String),
+                            activity: RunNoise.OtherActivity? = nil,
                             charts: [ReportCharts.Chart], peers: [PeerStatus] = []) -> String {
         var body = "<p>Run \(HTMLPage.escape(ISO8601DateFormatter().string(from: started))), \(quick ? "quick" : "full") mode, "
             + "\(HTMLPage.escape(ProgressReporter.format(seconds: duration))); scenarios: "
             + HTMLPage.escape(scenarios.map(\.name).joined(separator: ", "))
             + ". Raw rows: results.csv; every sample: \(SamplesCSV.fileName) (beside this page).</p>\n"
         body += "<h2>Machine</h2>\n" + HTMLPage.markdown(machine.markdown
-            + "\n| load average (1/5/15 min) | start \(loadAverages.start), end \(loadAverages.end) |"
+            + "\n" + RunNoise.machineRows(loadAverages: loadAverages, activity: activity)
             + (peers.isEmpty ? "" : "\n| peers | \(MarkdownReport.peerVersions(peers)) |"))
-        if let noise = RunNoise.reason(start: loadAverages.start, end: loadAverages.end, cores: machine.cores) {
+        if let noise = RunNoise.reason(start: loadAverages.start, end: loadAverages.end, cores: machine.cores,
+                                         activity: activity) {
             body += "<p class=\"noise\"><strong>A noisy run:</strong> \(HTMLPage.escape(noise)). "
                 + "Its numbers vary more than a quiet run's; compare them with care.</p>\n"
         }

@@ -4,9 +4,11 @@ import Foundation
 /// the SVG charts linked where their scenario ran.
 public enum MarkdownReport {
     /// - Parameter loadAverages: /proc/loadavg at the start and the end of the run.
+    /// - Parameter activity: what ran beside the run, from its CPU time (nil: unknown).
     /// - Parameter peers: the decode peers as this run found them (default none: no peers line).
     public static func markdown(results: [BenchResult], machine: MachineInfo, scenarios: [any BenchScenario],
                                 quick: Bool, started: Date, duration: Double, loadAverages: (start: String, end: String),
+                                activity: RunNoise.OtherActivity? = nil,
                                 charts: [(file: String, title: String, svg: String)], peers: [PeerStatus] = []) -> String {
         var out: [String] = []
         out.append("# Imago benchmark report")
@@ -16,10 +18,11 @@ public enum MarkdownReport {
                    + "Raw rows: [results.csv](results.csv); every sample: [samples.csv](samples.csv).")
         out.append("")
         out.append(machine.markdown)
-        out.append("| load average (1/5/15 min) | start \(loadAverages.start), end \(loadAverages.end) |")
+        out.append(RunNoise.machineRows(loadAverages: loadAverages, activity: activity))
         if !peers.isEmpty { out.append("| peers | " + peerVersions(peers) + " |") }
         out.append("")
-        if let noise = RunNoise.reason(start: loadAverages.start, end: loadAverages.end, cores: machine.cores) {
+        if let noise = RunNoise.reason(start: loadAverages.start, end: loadAverages.end, cores: machine.cores,
+                                         activity: activity) {
             out.append("**A noisy run:** \(noise). Its numbers vary more than a quiet run's; compare them with care.")
             out.append("")
         }

@@ -19,6 +19,7 @@ public struct BenchRunner {
         let started = Date()
         let clock = ContinuousClock.now
         let startLoad = MachineInfo.loadAverage()
+        let startCPU = CPUSnapshot.now()
         let planned = scenarios.map { $0.plannedUnits(quick: context.quick) }
         context.progress.log("imago bench: \(scenarios.map(\.name).joined(separator: ", "))"
                              + " (\(context.quick ? "quick" : "full"), \(planned.reduce(0, +)) samples planned)")
@@ -37,14 +38,15 @@ public struct BenchRunner {
         let duration = (ContinuousClock.now - clock).seconds
         let charts = ReportCharts.scenarioCharts(results)
         let loadAverages = (start: startLoad, end: MachineInfo.loadAverage())
+        let activity = startCPU.flatMap { start in CPUSnapshot.now()?.activity(since: start, wallSeconds: duration) }
         let machine = MachineInfo.current()
         let report = MarkdownReport.markdown(results: results, machine: machine, scenarios: scenarios,
                                              quick: context.quick, started: started, duration: duration,
-                                             loadAverages: loadAverages, charts: charts.map { ($0.file, $0.title, $0.svg) },
-                                             peers: context.peers)
+                                             loadAverages: loadAverages, activity: activity,
+                                             charts: charts.map { ($0.file, $0.title, $0.svg) }, peers: context.peers)
         let page = HTMLReport.html(results: results, machine: machine, scenarios: scenarios, quick: context.quick,
-                                   started: started, duration: duration, loadAverages: loadAverages, charts: charts,
-                                   peers: context.peers)
+                                   started: started, duration: duration, loadAverages: loadAverages, activity: activity,
+                                   charts: charts, peers: context.peers)
         let files = [("results.csv", CSVWriter.csv(results)), (SamplesCSV.fileName, SamplesCSV.csv(results)),
                      ("report.md", report), ("report.html", page)] + charts.map { ($0.file, $0.svg) }
         let directory = try ReportDirectory.write(root: root, started: started, files: files)

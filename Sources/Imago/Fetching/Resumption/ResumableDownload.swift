@@ -155,7 +155,7 @@ public final class ResumableDownload: Sendable, Hashable {
             removeRecord(&state)   // see PartialRecord
             let asked = state.askedOffset
             if head.statusCode == 206, asked > 0, let partial = state.partial {
-                guard let body = continuation(of: partial, at: asked, head) else {
+                guard let body = partial.continued(by: head, at: asked, limit: limit) else {
                     state.partial = nil
                     state.restartWanted = true
                     try? lock.truncate(to: 0)
@@ -178,20 +178,6 @@ public final class ResumableDownload: Sendable, Hashable {
         let body = try begun.get()
         try lock.truncate(to: body.offset)
         return (try lock.writer(at: body.offset), body.offset, body.total)
-    }
-
-    /// The body a 206 continuing `partial` writes, or nil when it does not continue it.
-    private func continuation(of partial: Partial, at asked: Int, _ head: FetchResponseHead) -> Body? {
-        guard let range = ContentRange(head.headers["content-range"]), let total = range.complete,
-              range.first == asked, range.last == total - 1, total <= limit,
-              partial.total.map({ $0 == total }) ?? true,
-              head.expectedLength.map({ $0 == total - asked }) ?? true,
-              ResumeValidator.isIdentity(head)
-        else { return nil }
-        // If-Range promised the same representation; a server that says otherwise is not trusted.
-        if partial.validator.hasPrefix("\""), let etag = head.etag, etag != partial.validator { return nil }
-        let storable = !CacheControl(head.headers["cache-control"]).noStore
-        return Body(offset: asked, total: total, validator: storable ? ResumeValidator.strong(head) ?? partial.validator : nil)
     }
 
     /// Counts bytes the transport wrote to the current body.
@@ -245,7 +231,7 @@ public final class ResumableDownload: Sendable, Hashable {
                 state.restartWanted = true
             case .failure(let error)?:
                 guard let body = state.body else { return }   // failed before any body: keep as is
-                state.partial = Self.keepable(body, after: error, limit: limit)
+                state.partial = body.keepable(after: error, limit: limit)
             case nil:
                 state.partial = nil
             }
@@ -255,19 +241,6 @@ public final class ResumableDownload: Sendable, Hashable {
             if state.partial != nil, recordURL != nil { lock.synchronize() }
             writeRecord(state.partial, &state)
         }
-    }
-
-    /// What of `body` is worth keeping after `error`: only a mid-body break of a continuable body.
-    private static func keepable(_ body: Body, after error: FetchError, limit: Int) -> Partial? {
-        switch error {
-        case .truncated, .transport, .timedOut: break
-        default: return nil
-        }
-        let bytes = body.offset + body.written
-        guard let validator = body.validator, bytes > 0, bytes <= limit,
-              body.total.map({ bytes < $0 && $0 <= limit }) ?? true
-        else { return nil }
-        return Partial(validator: validator, bytes: bytes, total: body.total)
     }
 
     private func writeRecord(_ partial: Partial?, _ state: inout State) {

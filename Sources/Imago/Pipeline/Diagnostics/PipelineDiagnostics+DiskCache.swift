@@ -1,6 +1,8 @@
 import Logging
 
-/// The disk stage's decisions, as `DiskStage` makes them.
+/// The disk stage's decisions, as `DiskStage` makes them. The three a store or a revalidation
+/// makes on the disk stage's own threads (stored, not stored, revalidated) go through `report`,
+/// so they are made on the load's task (`DeferredReports`).
 extension PipelineDiagnostics {
     /// What a lookup found for `sourceKey` and what the HTTP cache policy makes of it: a miss,
     /// a fresh entry, one to revalidate, or one to fetch again (stale, with no validator).
@@ -40,25 +42,35 @@ extension PipelineDiagnostics {
 
     /// The server answered 304 to a revalidation and the stored bytes serve the load.
     func diskRevalidated(_ sourceKey: String) {
-        record { $0.diskHits += 1; $0.diskRevalidations += 1 }
-        emit(.revalidated, sourceKey)
-        metrics?.cacheHits[.diskRevalidated]?.increment()
-        logger.debug("Disk cache entry revalidated (304)", metadata: ["source": "\(sourceKey)"])
+        report { diagnostics in
+            diagnostics.record { $0.diskHits += 1; $0.diskRevalidations += 1 }
+            diagnostics.emit(.revalidated, sourceKey)
+            diagnostics.metrics?.cacheHits[.diskRevalidated]?.increment()
+            diagnostics.logger.debug("Disk cache entry revalidated (304)", metadata: ["source": "\(sourceKey)"])
+        }
     }
 
     /// A response was written to disk, as a new entry or in place of one for the same URL.
     func diskStored(_ sourceKey: String, replaced: Bool) {
-        record { replaced ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
-        emit(.cacheStore, sourceKey)
-        if let metrics { (replaced ? metrics.diskStores.replaced : metrics.diskStores.stored).increment() }
-        logger.debug("Stored in the disk cache", metadata: ["source": "\(sourceKey)", "outcome": replaced ? "replaced" : "stored"])
+        report { diagnostics in
+            diagnostics.record { replaced ? ($0.diskReplacements += 1) : ($0.diskStores += 1) }
+            diagnostics.emit(.cacheStore, sourceKey)
+            if let metrics = diagnostics.metrics {
+                (replaced ? metrics.diskStores.replaced : metrics.diskStores.stored).increment()
+            }
+            diagnostics.logger.debug("Stored in the disk cache",
+                                     metadata: ["source": "\(sourceKey)", "outcome": replaced ? "replaced" : "stored"])
+        }
     }
 
     /// A response was kept off the disk (and an older entry for the URL removed), for `reason`.
     func diskNotStored(_ sourceKey: String, _ reason: DiskCacheOutcome.NotStoredReason) {
-        record { $0.diskNotStored += 1 }
-        emit(.notStored, sourceKey)
-        metrics?.diskNotStored[reason]?.increment()
-        logger.debug("Not stored in the disk cache", metadata: ["source": "\(sourceKey)", "reason": "\(reason.rawValue)"])
+        report { diagnostics in
+            diagnostics.record { $0.diskNotStored += 1 }
+            diagnostics.emit(.notStored, sourceKey)
+            diagnostics.metrics?.diskNotStored[reason]?.increment()
+            diagnostics.logger.debug("Not stored in the disk cache",
+                                     metadata: ["source": "\(sourceKey)", "reason": "\(reason.rawValue)"])
+        }
     }
 }

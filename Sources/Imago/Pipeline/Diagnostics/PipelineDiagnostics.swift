@@ -17,6 +17,9 @@ struct PipelineDiagnostics: Sendable {
     let logger: Logger
     /// Nil when `Configuration.Diagnostics.metricsFactory` is the no-op factory.
     let metrics: PipelineMetrics?
+    /// Where ``report(_:)`` keeps reports instead of making them (nil: made at once); see
+    /// ``deferring(into:)``.
+    private var deferred: DeferredReports?
 
     init(counters: PipelineCounters, configuration: ImagePipeline.Configuration.Diagnostics) {
         self.counters = counters
@@ -37,6 +40,24 @@ struct PipelineDiagnostics: Sendable {
 
     func record(_ update: (inout PipelineCounters.Snapshot) -> Void) {
         counters.record(update)
+    }
+
+    /// These diagnostics, keeping what ``report(_:)`` is given in `reports` for the load's task
+    /// to make (``DeferredReports/replay()``) instead of making it on the calling thread.
+    func deferring(into reports: DeferredReports) -> Self {
+        var copy = self
+        copy.deferred = reports
+        return copy
+    }
+
+    /// Runs `body` (which makes one report in every form) now, or keeps it for the load's task
+    /// when these diagnostics defer.
+    func report(_ body: @escaping @Sendable (PipelineDiagnostics) -> Void) {
+        guard let deferred else { return body(self) }
+        var copy = self
+        copy.deferred = nil
+        let immediate = copy
+        deferred.append { body(immediate) }
     }
 
     /// The instant a stage timing starts or ends: read only when `measuresTime`.

@@ -21,9 +21,13 @@ struct DiskStage: Sendable {
     /// `fsync` for about a millisecond per load, time no other load's decode could use. Inline
     /// without a disk cache (nothing then blocks), and should the pool not run it: the work runs
     /// exactly once either way, cancelled or not, since it also decides what becomes of the
-    /// body's file.
-    func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        guard cache != nil else { return work() }
+    /// body's file. `work` is given the stage to use: one whose reports (stored, not stored,
+    /// revalidated) are made on the calling task once the work is done (`DeferredReports`), so
+    /// that they see its task-local values.
+    func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable (DiskStage) -> T) async -> T {
+        guard cache != nil else { return work(self) }
+        let reports = DeferredReports()
+        let onPool = DiskStage(cache: cache, policy: policy, clock: clock, diagnostics: diagnostics.deferring(into: reports))
         let result: T? = await withCheckedContinuation { continuation in
             Self.blockingPool.submit { state in
                 guard case .active = state else { return continuation.resume(returning: nil) }
@@ -31,10 +35,11 @@ struct DiskStage: Sendable {
                 // payload deletes its download with its last reference, and a reference left
                 // here until this closure returned kept a `no-store` body on disk after its load
                 // completed (NginxHTTPCachingTests, once). Not `runIfActive`, which does that.
-                continuation.resume(returning: work())
+                continuation.resume(returning: work(onPool))
             }
         }
-        return result ?? work()
+        reports.replay()
+        return result ?? work(self)
     }
 
     /// Threads for the disk stage's blocking work (one per core, at least 2), started on first

@@ -48,7 +48,7 @@ final class StoredBody: FetchBody {
             stage.diagnostics.resumed(sourceKey, bytes: resumedFrom)
         }
         let (disk, sourceKey, writes) = (stage.disk, sourceKey, writes)
-        return await disk.offCooperativePool {
+        return await disk.offCooperativePool { disk in
             disk.payload(from: exchange, sourceKey: sourceKey, writes: writes, lookup: lookup)
         }
     }

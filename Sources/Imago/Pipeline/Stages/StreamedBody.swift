@@ -52,7 +52,7 @@ final class StreamedBody: FetchBody {
         // A 304, or a transport that kept the body instead of handing it on (one that does not
         // know `.stream`): decoded as the other strategies decode it.
         let (disk, sourceKey, writes) = (disk, sourceKey, request.cachePolicy.writesDisk)
-        guard let payload = await disk.offCooperativePool({
+        guard let payload = await disk.offCooperativePool({ disk in
             disk.payload(from: exchange, sourceKey: sourceKey, writes: writes, lookup: lookup)
         })
         else { return nil }
@@ -82,7 +82,7 @@ final class StreamedBody: FetchBody {
         var outcome: DiskCacheOutcome?
         if let cache = writableCache {
             let (disk, sourceKey, tee) = (disk, sourceKey, session.takeTee())
-            outcome = await disk.offCooperativePool {
+            outcome = await disk.offCooperativePool { disk in
                 if let tee, let file = tee.completedCopy() {
                     let outcome = disk.store(.file(file), exchange, sourceKey: sourceKey, lookup: lookup, in: cache)
                     // A copy not stored is emptied and removed (emptied at least, should its
