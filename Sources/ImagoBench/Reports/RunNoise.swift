@@ -23,7 +23,8 @@ public enum RunNoise {
             self.stolenShare = stolenShare
         }
 
-        /// "0.02 cores of other work, 0.1% stolen by the hypervisor", for the report's machine table.
+        /// "0.02 cores of other work on average, 0.1% of the CPU time stolen by the hypervisor",
+        /// for the report's machine table.
         public var summary: String {
             String(format: "%.2f cores of other work on average, %.1f%% of the CPU time stolen by the hypervisor",
                    otherCores, stolenShare * 100)
