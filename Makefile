@@ -7,7 +7,9 @@ SHELL := /bin/bash
 # resizes, the screen read back with its colours); without it they are skipped.
 # openssl: the private CA and certificates the nginx HTTPS tests make (TestCertificates);
 # without it those tests are skipped.
-APT_PACKAGES := pkg-config libpng-dev libdeflate-dev libisal-dev libjpeg-dev libwebp-dev zlib1g-dev nginx openssl gcc tmux
+# valgrind: callgrind counts the decode rows' instructions in `make bench` (InstructionCounter),
+# and the counter's tests run it; without it those rows and tests are skipped.
+APT_PACKAGES := pkg-config libpng-dev libdeflate-dev libisal-dev libjpeg-dev libwebp-dev zlib1g-dev nginx openssl gcc tmux valgrind
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The release build has a build directory of its own: SwiftPM locks a build directory for the
 # whole of a command, so a release build in .build would make a `swift test` or `make docs`
@@ -72,8 +74,11 @@ docs:
 	swift package generate-documentation $(foreach module,$(DOC_MODULES),--target $(module)) --warnings-as-errors
 	python3 Scripts/doc-coverage.py $(DOC_MODULES)
 
+# imago-bench-count: the small program the decode scenario counts instructions in under
+# callgrind (InstructionCounter); it must sit beside imago.
 release: deps
 	swift build -c release --product imago --scratch-path $(RELEASE_SCRATCH)
+	swift build -c release --product imago-bench-count --scratch-path $(RELEASE_SCRATCH)
 
 # The peers the decode and thumbnail benchmarks compare Imago with, pinned (manylinux wheels for
 # CPython 3.11 on x86_64): Pillow, libvips (pyvips with its bundled libvips, pyvips-binary),

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ImagoConformanceXCTest", targets: ["ImagoConformanceXCTest"]),
         .library(name: "ImagoLoaderBench", targets: ["ImagoLoaderBench"]),
         .executable(name: "imago", targets: ["ImagoCLI"]),
+        .executable(name: "imago-bench-count", targets: ["ImagoBenchCount"]),
     ],
     dependencies: [
         // Ranges, not pins: an app that already depends on a newer compatible release of any of
@@ -146,6 +147,11 @@ let package = Package(
         .target(
             name: "ImagoLoaderBench",
             dependencies: ["ImagoBench", "ImagoConformance", "ImagoTestServer"]),
+        // The child `imago bench` counts a decode's instructions in under callgrind: a small
+        // synchronous program (valgrind 3.19 cannot run the `imago` executable itself).
+        .executableTarget(
+            name: "ImagoBenchCount",
+            dependencies: ["Imago", "CImagoTestCodecs"]),
         .executableTarget(
             name: "ImagoCLI",
             dependencies: [

@@ -111,4 +111,24 @@ import Testing
         #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://") && !html.contains("src="))
         #expect(html.contains("<tr class=\"worse\">"))
     }
+
+    /// Instruction rows: one build counts alike (within noise), 10% more work is worse at the
+    /// 1% threshold, and the bare C call's count is the group's unjudged reference.
+    @Test func instructionCountsAreJudgedAtOnePercent() {
+        func counted(_ decoder: String, _ perPixel: Double) -> BenchResult {
+            BenchResult(scenario: "decode", parameters: "format=jpeg-baseline size=0.25MP decoder=\(decoder) state=x",
+                        metric: "instructions", unit: "instr/px", direction: .lowerIsBetter,
+                        samples: Array(repeating: perPixel, count: 5))
+        }
+        let base = [counted("imago", 40.0), counted("c-direct", 38.0)]
+        let same = RunComparison(base: base, new: [counted("imago", 40.0), counted("c-direct", 38.0)])
+        #expect(same.rows.map(\.verdict) == [.withinNoise, .reference])
+        #expect(same.status == .within)
+        let planted = RunComparison(base: base, new: [counted("imago", 44.0), counted("c-direct", 38.0)])
+        #expect(planted.rows.map(\.verdict) == [.worse, .reference])
+        #expect(planted.rows[0].threshold == .instructions)
+        #expect(planted.status == .regression)
+        let half = RunComparison(base: base, new: [counted("imago", 40.2), counted("c-direct", 38.0)])
+        #expect(half.rows[0].verdict == .withinNoise, "0.5% is under the threshold")
+    }
 }

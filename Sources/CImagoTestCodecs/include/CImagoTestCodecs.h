@@ -4,3 +4,4 @@
 #include "imago_encode.h"
 #include "imago_reference.h"
 #include "imago_bench_affinity.h"
+#include "imago_bench_counted.h"

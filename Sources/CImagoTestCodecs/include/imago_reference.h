@@ -10,6 +10,8 @@
 imago_status imago_reference_png(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height);
 imago_status imago_reference_jpeg(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height);
 imago_status imago_reference_webp(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height);
+/* One of the three by the file's signature (PNG, JPEG, RIFF/WEBP); IMAGO_ERR_UNSUPPORTED for anything else. */
+imago_status imago_reference_decode(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height);
 
 /* Bytes the malloc heap has handed out and not had back (glibc mallinfo2().uordblks; 0 where
  * there is no mallinfo2), for the bench's "heap still held after a scenario" figure. */

@@ -63,3 +63,12 @@ imago_status imago_reference_webp(const uint8_t *data, size_t size, uint8_t *out
     size_t stride = (size_t)width * 4;
     return WebPDecodeRGBAInto(data, size, out, stride * height, (int)stride) != NULL ? IMAGO_OK : IMAGO_ERR_CORRUPT;
 }
+
+imago_status imago_reference_decode(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height) {
+    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (size >= 8 && memcmp(data, png, 8) == 0) return imago_reference_png(data, size, out, width, height);
+    if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return imago_reference_jpeg(data, size, out, width, height);
+    if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0)
+        return imago_reference_webp(data, size, out, width, height);
+    return IMAGO_ERR_UNSUPPORTED;
+}

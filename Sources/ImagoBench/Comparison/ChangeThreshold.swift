@@ -38,17 +38,24 @@ public struct ChangeThreshold: Sendable, Equatable {
     /// slows by tens of milliseconds still shows.
     public static let eventLatency = ChangeThreshold(relative: 0.5, absolute: 20)
 
+    /// Instructions counted by callgrind (``InstructionCounter``): 1%, no floor. The counts of
+    /// one build repeat from run to run (the machine does not move them), so a change of 1% is
+    /// a change of the code's CPU work.
+    public static let instructions = ChangeThreshold(relative: 0.01)
+
     /// The scenarios whose "ms" rows are ``eventLatency``.
     static let eventLatencyScenarios: Set<String> = ["cancellation", "coalescing"]
     /// The metrics of other scenarios that are ``eventLatency`` too: the loader scenario's
     /// cancels, timed like the cancellation scenario's.
     static let eventLatencyMetrics: Set<String> = ["cancel-to-server-close"]
 
-    /// The default for `key`'s row measured in `unit`: ``memory`` for "MiB", ``eventLatency`` for
+    /// The default for `key`'s row measured in `unit`: ``memory`` for "MiB", ``instructions`` for
+    /// instruction counts, ``eventLatency`` for
     /// the cancellation and coalescing scenarios' "ms" rows and for any scenario's cancel-to-end
     /// rows, else ``timing``.
     public static func `default`(for key: RowKey, unit: String) -> ChangeThreshold {
         if unit == "MiB" { return memory }
+        if key.metric == "instructions" { return instructions }
         if unit == "ms" && (eventLatencyScenarios.contains(key.scenario) || eventLatencyMetrics.contains(key.metric)) {
             return eventLatency
         }

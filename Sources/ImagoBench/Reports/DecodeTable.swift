@@ -19,7 +19,7 @@ public enum DecodeTable {
 
     /// Both tables, then a note on the reuse pool and the peers, then the skipped rows with their reasons.
     public static func markdown(_ results: [BenchResult]) -> String {
-        let decode = results.filter { $0.scenario == "decode" }
+        let decode = results.filter { $0.isDecodeThroughput }
         let peers = peerNames(decode)
         let inputs = ReportCharts.orderedKeys(decode) { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }
             .map { $0.split(separator: " ").map(String.init) }.filter { $0.count == 2 }
@@ -56,7 +56,29 @@ public enum DecodeTable {
             + "The plan: peers up to \(BenchInput.megapixelsText(DecodeScenario.largestPeerSize)) MP, cold processes at "
             + DecodeScenario.coldSizes.sorted().map(BenchInput.megapixelsText).joined(separator: " and ")
             + " MP. Peers: " + DecodePeers.all.map { "\($0.title): \($0.note)" }.joined(separator: "; ") + "."
-        return (lines + ["", note] + (skipped.isEmpty ? [] : [""] + skipped.sorted())).joined(separator: "\n")
+        return (lines + instructions(results) + ["", note] + (skipped.isEmpty ? [] : [""] + skipped.sorted()))
+            .joined(separator: "\n")
+    }
+
+    /// The instruction rows (``InstructionCounter``) as a table of their own, with a blank line
+    /// before it: median instructions per pixel, Imago against the bare C call. Empty without them.
+    static func instructions(_ results: [BenchResult]) -> [String] {
+        let counted = results.filter { $0.scenario == "decode" && $0.metric == "instructions" }
+        guard !counted.isEmpty else { return [] }
+        let inputs = ReportCharts.orderedKeys(counted) { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }
+            .map { $0.split(separator: " ").map(String.init) }.filter { $0.count == 2 }
+        var lines = ["", "Instructions per pixel, counted by callgrind (lower is better; they do not move with the machine):", ""]
+        lines += header(["Imago", "C direct", "Imago/C"])
+        for input in inputs {
+            let count = { (decoder: String) in
+                counted.first { $0.parameter("format") == input[0] && $0.parameter("size") == input[1]
+                    && $0.parameter("decoder") == decoder }
+            }
+            let imago = count("imago"), c = count("c-direct")
+            let ratio = imago?.p50.flatMap { i in c?.p50.map { String(format: "%.3f×", i / $0) } } ?? "n/a"
+            lines.append(row(input, [imago, c].map { $0?.p50.map { String(format: "%.1f", $0) } ?? "skipped" } + [ratio]))
+        }
+        return lines
     }
 
     /// The peers with rows, in `DecodePeers.all` order, then any other decoder in row order.

@@ -169,7 +169,7 @@ extension GoalCheck {
 enum DecodeGoals {
     static func rate(_ results: [BenchResult], format: String, size: String, decoder: String, state: String) -> Double? {
         results.first {
-            $0.scenario == "decode" && $0.parameter("format") == format && $0.parameter("size") == size
+            $0.isDecodeThroughput && $0.parameter("format") == format && $0.parameter("size") == size
                 && $0.parameter("decoder") == decoder && $0.parameter("state") == state
         }?.p50
     }

@@ -19,7 +19,7 @@ public enum PeerComparison {
     public static func fastestDecode(_ results: [BenchResult], format: String, size: String,
                                      state: String = "warm-loop") -> Fastest? {
         let candidates = results.filter {
-            $0.scenario == "decode" && $0.parameter("format") == format && $0.parameter("size") == size
+            $0.isDecodeThroughput && $0.parameter("format") == format && $0.parameter("size") == size
                 && $0.parameter("state") == state && !ownDecoders.contains($0.parameter("decoder") ?? "")
         }
         return candidates.compactMap { row in row.p50.map { Fastest(peer: row.parameter("decoder") ?? "", value: $0) } }
@@ -43,7 +43,7 @@ public enum PeerComparison {
     /// "png-rgb8: Imago 33 MP/s, fastest peer libvips 48 (0.69×)" per decoded format at `size`
     /// (warm: Imago fresh against the peers' warm loops); "no peer measured" where none was.
     public static func decodeSummary(_ results: [BenchResult], size: String) -> [String] {
-        ReportCharts.orderedKeys(results.filter { $0.scenario == "decode" && $0.parameter("size") == size }) {
+        ReportCharts.orderedKeys(results.filter { $0.isDecodeThroughput && $0.parameter("size") == size }) {
             $0.parameter("format") ?? ""
         }.compactMap { format in
             guard let imago = DecodeGoals.rate(results, format: format, size: size, decoder: "imago", state: "fresh") else { return nil }

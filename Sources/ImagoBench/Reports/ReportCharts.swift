@@ -44,7 +44,7 @@ public enum ReportCharts {
     }
 
     static func decodeThroughput(_ results: [BenchResult]) -> SVGBarChart? {
-        let rows = results.filter { $0.scenario == "decode" }
+        let rows = results.filter { $0.isDecodeThroughput }
         guard !rows.isEmpty else { return nil }
         let variants = [("imago", "fresh"), ("c-direct", "warm"), ("pillow", "warm-loop"), ("imago", "cold-process"), ("pillow", "cold-process")]
         // A variant the plan does not run at a size (the peers at 40 MP, cold processes off the

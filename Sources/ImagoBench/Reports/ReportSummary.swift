@@ -20,7 +20,7 @@ public enum ReportSummary {
     }
 
     static func decode(_ results: [BenchResult]) -> (String, String)? {
-        let rows = results.filter { $0.scenario == "decode" }
+        let rows = results.filter { $0.isDecodeThroughput }
         guard let size = rows.last?.parameter("size") ?? rows.first?.parameter("size") else { return nil }
         let at = rows.contains { $0.parameter("size") == GoalCheck.goalSize } ? GoalCheck.goalSize : size
         let parts = GoalCheck.coldRatios.map(\.0).compactMap { format -> String? in
@@ -36,7 +36,7 @@ public enum ReportSummary {
 
     /// Imago (fresh, warm) against the fastest peer's warm loop per format, at the goal size.
     static func decodePeers(_ results: [BenchResult]) -> (String, String)? {
-        let rows = results.filter { $0.scenario == "decode" }
+        let rows = results.filter { $0.isDecodeThroughput }
         guard let size = rows.first?.parameter("size") else { return nil }
         let at = rows.contains { $0.parameter("size") == GoalCheck.goalSize } ? GoalCheck.goalSize : size
         let parts = PeerComparison.decodeSummary(rows, size: at)

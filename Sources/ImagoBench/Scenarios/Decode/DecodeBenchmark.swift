@@ -1,5 +1,3 @@
-import CImagoCodecs
-import CImagoTestCodecs
 import Foundation
 import Imago
 
@@ -48,12 +46,20 @@ public struct DecodeBenchmark {
     public var executable: String
     /// The peers, installed or not (default none); each gets rows only for the formats it decodes.
     public var peers: [PeerStatus]
+    /// Counted decodes per decoder for the instruction rows (default 0: no instruction rows).
+    public var countedDecodes: Int
+    /// What counts them: valgrind's callgrind, or why it cannot (default: not looked up).
+    public var counter: Result<InstructionCounter, CounterUnavailable>
 
-    public init(plan: SamplingPlan, coldProcesses: Int = 5, executable: String, peers: [PeerStatus] = []) {
+    public init(plan: SamplingPlan, coldProcesses: Int = 5, executable: String, peers: [PeerStatus] = [],
+                countedDecodes: Int = 0,
+                counter: Result<InstructionCounter, CounterUnavailable> = .failure(CounterUnavailable(reason: "not looked up"))) {
         self.plan = plan
         self.coldProcesses = coldProcesses
         self.executable = executable
         self.peers = peers
+        self.countedDecodes = countedDecodes
+        self.counter = counter
     }
 
     /// The (decoder, state) variants for an input of `kind`, in report order.
@@ -67,7 +73,27 @@ public struct DecodeBenchmark {
     /// Measures `input` on one core (`CorePinning`); `afterRound` is told each finished round
     /// (for progress).
     public func run(_ input: BenchInput, afterRound: () -> Void) throws -> [BenchResult] {
-        try CorePinning.pinned { _ in try measure(input, afterRound: afterRound) }
+        try CorePinning.pinned { _ in try measure(input, afterRound: afterRound) } + instructionRows(input)
+    }
+
+    /// The instructions per pixel of Imago's decode and the bare C call's (``InstructionCounter``),
+    /// `countedDecodes` samples each; none when `countedDecodes` is 0, skipped rows without valgrind.
+    func instructionRows(_ input: BenchInput) -> [BenchResult] {
+        guard countedDecodes > 0 else { return [] }
+        return CountedDecoder.allCases.map { decoder in
+            let parameters = Parameters.make(["format": input.kind, "size": input.sizeLabel,
+                                              "decoder": decoder.rawValue, "state": decoder.state])
+            do {
+                let counts = try counter.get().count(executable: InstructionCounter.child(besides: executable),
+                                                     arguments: [input.path, decoder.rawValue, String(countedDecodes)])
+                let pixels = Double(input.width * input.height)
+                return BenchResult(scenario: "decode", parameters: parameters, metric: "instructions", unit: "instr/px",
+                                   direction: .lowerIsBetter, samples: counts.map { $0 / pixels })
+            } catch {
+                return BenchResult(scenario: "decode", parameters: parameters, metric: "instructions", unit: "instr/px",
+                                   direction: .lowerIsBetter, skipped: "\(error)")
+            }
+        }
     }
 
     /// A warm or fresh-pages sample lasts at least this long (20 ms): it is the mean of as many
@@ -162,17 +188,6 @@ public struct DecodeBenchmark {
     }
 
     private func referenceDecode(_ input: BenchInput, _ data: Data, _ buffer: UnsafeMutableRawPointer) throws {
-        let out = buffer.assumingMemoryBound(to: UInt8.self)
-        let w = UInt32(input.width), h = UInt32(input.height)
-        let status = data.withUnsafeBytes { raw -> imago_status in
-            let bytes = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            switch SniffedFormat(prefix: raw) {
-            case .supported(.png): return imago_reference_png(bytes, raw.count, out, w, h)
-            case .supported(.jpeg): return imago_reference_jpeg(bytes, raw.count, out, w, h)
-            case .supported(.webp): return imago_reference_webp(bytes, raw.count, out, w, h)
-            default: return IMAGO_ERR_UNSUPPORTED
-            }
-        }
-        guard status == IMAGO_OK else { throw BenchError("reference decode of \(input.path) failed (\(status.rawValue))") }
+        try ReferenceDecode.decode(data, width: input.width, height: input.height, into: buffer, path: input.path)
     }
 }

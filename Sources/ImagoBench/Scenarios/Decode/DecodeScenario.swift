@@ -43,6 +43,14 @@ public struct DecodeScenario: BenchScenario {
         return quick ? 3 : 5
     }
 
+    /// Sizes with instruction rows (``InstructionCounter``): 0.25 MP, in quick and full runs
+    /// alike. A count per pixel hardly depends on the size, and callgrind runs a decode some 50
+    /// times slower: the 2 MP PNG rows alone would add a minute to the run.
+    static let countedSizes: Set<Double> = [0.25]
+    /// Counted decodes per decoder at `countedSizes`: 5, ``RunComparison/minimumSamples``, the
+    /// fewest a comparison judges (the counts of one build repeat, so more would add nothing).
+    static let countedDecodes = RunComparison.minimumSamples
+
     public func plannedUnits(quick: Bool) -> Int {
         Self.sizes(quick: quick).reduce(0) { total, megapixels in
             total + LargeInputs.Format.allCases.count
@@ -53,11 +61,14 @@ public struct DecodeScenario: BenchScenario {
 
     public func run(_ context: BenchContext) async throws -> [BenchResult] {
         var results: [BenchResult] = []
+        let counter = InstructionCounter.locate()
         for megapixels in Self.sizes(quick: context.quick) {
             let benchmark = DecodeBenchmark(plan: Self.plan(quick: context.quick, megapixels: megapixels),
                                             coldProcesses: Self.coldProcesses(quick: context.quick, megapixels: megapixels),
                                             executable: context.executable,
-                                            peers: megapixels > Self.largestPeerSize ? [] : context.peers)
+                                            peers: megapixels > Self.largestPeerSize ? [] : context.peers,
+                                            countedDecodes: Self.countedSizes.contains(megapixels) ? Self.countedDecodes : 0,
+                                            counter: counter)
             for format in LargeInputs.Format.allCases {
                 let input = try context.input(format, megapixels: megapixels)
                 let rows = try benchmark.run(input) { context.progress.advance() }
@@ -69,4 +80,10 @@ public struct DecodeScenario: BenchScenario {
         }
         return results
     }
+}
+
+extension BenchResult {
+    /// A decode row of MP/s (the decode tables, charts, goals and peer ratios are made of these),
+    /// not one of the scenario's instruction rows.
+    public var isDecodeThroughput: Bool { scenario == "decode" && metric == "throughput" }
 }
