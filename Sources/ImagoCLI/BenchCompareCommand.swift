@@ -11,7 +11,7 @@ struct BenchCompareCommand: ParsableCommand {
         abstract: "Compare two bench runs: each metric's change with a 95% confidence interval and a verdict.",
         discussion: "BASE and NEW are run directories (Reports/<timestamp>) or their results.csv; samples.csv must be "
             + "beside it. A row is better or worse only when the bootstrap interval of its median's change excludes 0 "
-            + "and the change passes the threshold (default 5%; MiB rows 15% with a 4 MiB floor, like bench-check; the cancellation and coalescing latencies and the loader scenario's cancels 50% with a 20 ms floor); "
+            + "and the change passes the threshold (default \(ChangeThreshold.defaultsSummary)); "
             + "fewer than \(RunComparison.minimumSamples) samples a side: no verdict. Rows of code neither build changes "
             + "(the bare C call and the peers in the decode and thumbnail scenarios) are references, shown and never "
             + "judged: the rows measured beside them are judged after the machine's drift they show (NEW divided by the "
@@ -25,7 +25,7 @@ struct BenchCompareCommand: ParsableCommand {
     @Argument(help: "The new run: a run directory or its results.csv.")
     var new: String
 
-    @Option(help: ArgumentHelp("The relative threshold in percent for every metric (default: 5, MiB rows 15, cancellation, coalescing and loader-cancel latencies 50; the 4 MiB and 20 ms floors are kept).",
+    @Option(help: ArgumentHelp("The relative threshold in percent for every metric, instead of each row's default (see above); the MiB and ms floors are kept.",
                                valueName: "PERCENT"))
     var threshold: Double?
 

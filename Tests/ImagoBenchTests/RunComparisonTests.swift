@@ -3,13 +3,13 @@ import Testing
 
 /// Matching rows across runs, the verdicts without enough data, and the exit statuses.
 @Suite struct RunComparisonTests {
-    private func measured(_ metric: String, _ samples: [Double], scenario: String = "decode",
+    private func measured(_ metric: String, _ samples: [Double], scenario: String = "fetch",
                           direction: MetricDirection = .lowerIsBetter) -> BenchResult {
         BenchResult(scenario: scenario, parameters: "size=12MP", metric: metric, unit: "ms", direction: direction, samples: samples)
     }
 
     private func skipped(_ metric: String, _ reason: String) -> BenchResult {
-        BenchResult(scenario: "decode", parameters: "size=12MP", metric: metric, unit: "ms", direction: .lowerIsBetter,
+        BenchResult(scenario: "fetch", parameters: "size=12MP", metric: metric, unit: "ms", direction: .lowerIsBetter,
                     skipped: reason)
     }
 
@@ -97,6 +97,24 @@ import Testing
         #expect(ChangeThreshold.default(for: loaderTime, unit: "ms") == .timing)
     }
 
+    /// The CPU-bound scenarios' times and rates get the machine-noise threshold, their instruction
+    /// rows 1%, their memory rows the memory gate's: a 20% slower decode on this VM is no verdict.
+    @Test func cpuBoundScenariosHaveThresholdsOfTheirOwn() {
+        let decode = RowKey(scenario: "decode", parameters: "format=png-rgb8 size=12MP decoder=imago state=fresh", metric: "throughput")
+        let thumbnail = RowKey(scenario: "thumbnails", parameters: "format=png-rgb8 size=12MP method=downsampled-decode", metric: "time")
+        let counted = RowKey(scenario: "decode", parameters: "format=png-rgb8 size=0.25MP decoder=imago state=fresh", metric: "instructions")
+        let thumbnailMemory = RowKey(scenario: "thumbnails", parameters: "format=png-rgb8 size=12MP method=downsampled-decode",
+                                     metric: "peak-rss-growth")
+        #expect(ChangeThreshold.default(for: decode, unit: "MP/s") == .cpuBoundTiming)
+        #expect(ChangeThreshold.default(for: thumbnail, unit: "ms") == .cpuBoundTiming)
+        #expect(ChangeThreshold.default(for: counted, unit: "instr/px") == .instructions)
+        #expect(ChangeThreshold.default(for: thumbnailMemory, unit: "MiB") == .memory)
+        let slower = RunComparison(base: [measured("time", steady, scenario: "thumbnails")],
+                                   new: [measured("time", steady.map { $0 * 1.2 }, scenario: "thumbnails")])
+        #expect(slower.rows[0].verdict == .withinNoise)
+        #expect(slower.rows[0].change.map { abs($0 - 0.2) < 0.01 } == true, "still shown: \(String(describing: slower.rows[0].change))")
+    }
+
     @Test func reportsNameEveryRowAndTheHTMLIsSelfContained() {
         let comparison = RunComparison(base: [measured("a<b", steady), skipped("s", "x & y")],
                                        new: [measured("a<b", steady.map { $0 * 1.2 }), skipped("s", "x & y")])
@@ -105,7 +123,7 @@ import Testing
         #expect(lines[0].hasPrefix("WORSE"))
         #expect(lines.last == "bench compare: 1 worse, 1 skipped: a regression (exit 2)")
         let markdown = ComparisonReport.markdown(comparison, base: "Reports/a", new: "Reports/b")
-        #expect(markdown.split(separator: "\n").filter { $0.hasPrefix("| decode") }.count == 2)
+        #expect(markdown.split(separator: "\n").filter { $0.hasPrefix("| fetch") }.count == 2)
         let html = ComparisonReport.html(comparison, base: "Reports/a", new: "Reports/b")
         #expect(html.contains("<td>a&lt;b</td>") && html.contains("x &amp; y"))
         #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://") && !html.contains("src="))

@@ -22,13 +22,13 @@ import Testing
             let sorted = values.sorted()
             let results = """
                 scenario,parameters,metric,unit,direction,min,p25,p50,p75,p90,p99,max,samples,note
-                decode,size=12MP,decode-time,ms,lower is better,\(sorted[0]),\(sorted[1]),\(sorted[3]),\(sorted[5]),\(sorted[7]),\(sorted[7]),\(sorted[7]),8,
+                fetch,size=12MP,time-to-pixels,ms,lower is better,\(sorted[0]),\(sorted[1]),\(sorted[3]),\(sorted[5]),\(sorted[7]),\(sorted[7]),\(sorted[7]),8,
                 feed,rtt=50ms,time-to-all,ms,lower is better,,,,,,,,0,skipped: nginx not installed
 
                 """
             try results.write(to: run.appendingPathComponent("results.csv"), atomically: true, encoding: .utf8)
             if withSamples {
-                let lines = values.enumerated().map { "decode,size=12MP,decode-time,\($0.offset + 1),\($0.element)" }
+                let lines = values.enumerated().map { "fetch,size=12MP,time-to-pixels,\($0.offset + 1),\($0.element)" }
                 try (["scenario,parameters,metric,sample,value"] + lines + [""]).joined(separator: "\n")
                     .write(to: run.appendingPathComponent("samples.csv"), atomically: true, encoding: .utf8)
             }
@@ -101,7 +101,7 @@ import Testing
         let runs = Runs()
         defer { runs.remove() }
         let base = try runs.write("base", scale: 1), new = try runs.write("new", scale: 1)
-        try "scenario,parameters,metric,sample,value\ndecode,size=12MP,decode-time,1,fast\n"
+        try "scenario,parameters,metric,sample,value\nfetch,size=12MP,time-to-pixels,1,fast\n"
             .write(toFile: new + "/samples.csv", atomically: true, encoding: .utf8)
         let malformed = try CommandRunner.run(["bench", "compare", base, new])
         #expect(malformed.status == 65)

@@ -43,6 +43,20 @@ public struct ChangeThreshold: Sendable, Equatable {
     /// a change of the code's CPU work.
     public static let instructions = ChangeThreshold(relative: 0.01)
 
+    /// Times and rates of the CPU-bound scenarios, decode and thumbnails: 40%, no floor. In
+    /// A/A comparisons of full decode runs of one build on this 2-core VM (12 trials over two
+    /// days, Reports/measurements.md, "Instruction counts"), every trial had a verdict at 5%,
+    /// and a row's median moved by up to 33% even after the machine's drift read from its
+    /// reference rows: the machine passes through states lasting seconds, and a row's samples
+    /// see only a few of them. The decode scenario's instruction rows (``instructions``) judge
+    /// the code's CPU work at 1%; a time judges what a count cannot see (memory traffic,
+    /// waiting), and on such a machine only a change this large. On a quiet machine pass
+    /// `--threshold 5`.
+    public static let cpuBoundTiming = ChangeThreshold(relative: 0.4)
+
+    /// The scenarios whose times are ``cpuBoundTiming``.
+    static let cpuBoundScenarios: Set<String> = ["decode", "thumbnails"]
+
     /// The scenarios whose "ms" rows are ``eventLatency``.
     static let eventLatencyScenarios: Set<String> = ["cancellation", "coalescing"]
     /// The metrics of other scenarios that are ``eventLatency`` too: the loader scenario's
@@ -50,16 +64,28 @@ public struct ChangeThreshold: Sendable, Equatable {
     static let eventLatencyMetrics: Set<String> = ["cancel-to-server-close"]
 
     /// The default for `key`'s row measured in `unit`: ``memory`` for "MiB", ``instructions`` for
-    /// instruction counts, ``eventLatency`` for
+    /// instruction counts, ``cpuBoundTiming`` for the decode and thumbnail scenarios' times and
+    /// rates, ``eventLatency`` for
     /// the cancellation and coalescing scenarios' "ms" rows and for any scenario's cancel-to-end
     /// rows, else ``timing``.
     public static func `default`(for key: RowKey, unit: String) -> ChangeThreshold {
         if unit == "MiB" { return memory }
         if key.metric == "instructions" { return instructions }
+        if cpuBoundScenarios.contains(key.scenario) { return cpuBoundTiming }
         if unit == "ms" && (eventLatencyScenarios.contains(key.scenario) || eventLatencyMetrics.contains(key.metric)) {
             return eventLatency
         }
         return timing
+    }
+
+    /// The defaults in words, for `imago bench compare --help`: each rule's percentage and floor
+    /// read from the constants above.
+    public static var defaultsSummary: String {
+        func percent(_ threshold: ChangeThreshold) -> String { CSVWriter.number(threshold.relative * 100) + "%" }
+        return "\(percent(timing)); the decode and thumbnail scenarios' times and rates \(percent(cpuBoundTiming)), "
+            + "their instruction counts \(percent(instructions)); MiB rows \(percent(memory)) with a "
+            + "\(CSVWriter.number(memory.absolute)) MiB floor, like bench-check; the cancellation and coalescing latencies "
+            + "and the loader scenario's cancels \(percent(eventLatency)) with a \(CSVWriter.number(eventLatency.absolute)) ms floor"
     }
 
     /// The smallest change of the median that counts, from a base median of `base`.
