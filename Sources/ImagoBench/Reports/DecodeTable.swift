@@ -21,8 +21,7 @@ public enum DecodeTable {
     public static func markdown(_ results: [BenchResult]) -> String {
         let decode = results.filter { $0.isDecodeThroughput }
         let peers = peerNames(decode)
-        let inputs = ReportCharts.orderedKeys(decode) { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }
-            .map { $0.split(separator: " ").map(String.init) }.filter { $0.count == 2 }
+        let inputs = inputs(of: decode)
         let warmColumns = ownColumns + peers.map { ($0, "warm-loop", PeerComparison.title($0) + " warm loop") }
         let coldColumns = [("imago", "cold-process", "Imago cold process")]
             + peers.map { ($0, "cold-process", PeerComparison.title($0) + " cold process") }
@@ -65,8 +64,7 @@ public enum DecodeTable {
     static func instructions(_ results: [BenchResult]) -> [String] {
         let counted = results.filter { $0.scenario == "decode" && $0.metric == "instructions" }
         guard !counted.isEmpty else { return [] }
-        let inputs = ReportCharts.orderedKeys(counted) { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }
-            .map { $0.split(separator: " ").map(String.init) }.filter { $0.count == 2 }
+        let inputs = inputs(of: counted)
         var lines = ["", "Instructions per pixel, counted by callgrind (lower is better; they do not move with the machine):", ""]
         lines += header(["Imago", "C direct", "Imago/C"])
         for input in inputs {
@@ -79,6 +77,12 @@ public enum DecodeTable {
             lines.append(row(input, [imago, c].map { $0?.p50.map { String(format: "%.1f", $0) } ?? "skipped" } + [ratio]))
         }
         return lines
+    }
+
+    /// The (format, size) pairs of `rows`, in row order.
+    static func inputs(of rows: [BenchResult]) -> [[String]] {
+        ReportCharts.orderedKeys(rows) { "\($0.parameter("format") ?? "") \($0.parameter("size") ?? "")" }
+            .map { $0.split(separator: " ").map(String.init) }.filter { $0.count == 2 }
     }
 
     /// The peers with rows, in `DecodePeers.all` order, then any other decoder in row order.
