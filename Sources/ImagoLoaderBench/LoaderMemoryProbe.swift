@@ -44,13 +44,9 @@ struct LoaderMemoryProbe: Codable, Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment[Self.environmentVariable] = String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
         let (executable, environmentCopy) = (executable, environment)
-        // CapturedRun waits for the child: on a dispatch thread, not one of the cooperative pool's.
-        let ending = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CapturedRun.Ending, any Error>) in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try CapturedRun.run(executable, arguments, timeout: Self.childTimeout, environment: environmentCopy)
-                })
-            }
+        // CapturedRun waits for the child: on a thread of its own, not one of the cooperative pool's.
+        let ending = try await onOwnThread {
+            try CapturedRun.run(executable, arguments, timeout: Self.childTimeout, environment: environmentCopy)
         }
         let output = String(decoding: ending.standardOutput, as: UTF8.self)
         guard ending.exitStatus == 0, let line = output.split(separator: "\n").last,

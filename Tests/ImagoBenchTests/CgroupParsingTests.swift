@@ -91,7 +91,7 @@ final class CgroupParsingTests: XCTestCase {
 
     /// A child is made below its parent with a name that says whose it is, is joined through its
     /// cgroup.procs, and leaves nothing when removed or when its limit cannot be written.
-    func testAChildIsNamedBelowItsParentJoinedAndRemoved() throws {
+    func testAChildIsNamedBelowItsParentJoinedAndRemoved() async throws {
         let locator = try fake(cgroup: "4:memory:/process_api/ab12\n", mountinfo: v1Mounts,
                                directories: ["sys/fs/cgroup/memory/process_api/ab12"])
         let parent = try locator.locate().get()
@@ -103,7 +103,7 @@ final class CgroupParsingTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: child.location.directory))
 
         let command = child.joiningCommand("/bin/sh", ["-c", "echo joined $$"])
-        let run = try ChildProcessRunner.run(URL(fileURLWithPath: command.executable), command.arguments, timeout: .seconds(30))
+        let run = try await ChildProcessRunner.run(URL(fileURLWithPath: command.executable), command.arguments, timeout: .seconds(30))
         XCTAssertEqual(run.status, 0, run.stderr)
         let joined = try String(contentsOfFile: child.processesFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(run.stdout, "joined \(joined)\n", "the workload is the process that joined (exec, same pid)")

@@ -1,20 +1,26 @@
 import Foundation
 import Testing
 @testable import ImagoBench
+import ImagoTestSupport
 
 /// The CPU-bound scenarios' pin: one core while it lasts, the previous set after, and inherited
 /// by the processes a measurement starts (the peers' and the cold-process children).
 @Suite struct CorePinningTests {
+    /// On a thread of its own (`onOwnThread`): the pin applies to the calling thread, which must
+    /// not be one of the cooperative pool's that the other tests share.
     @Test(.enabled(if: CorePinning.chosenCore() != nil, "the process may run on one CPU only"))
-    func aPinnedMeasurementRunsOnOneCoreAndItsChildrenToo() throws {
-        let before = CorePinning.allowedCPUs()
-        let (inside, child) = try CorePinning.pinned { core -> ([Int], String) in
-            #expect(core == before.last)
-            return (CorePinning.allowedCPUs(), try Self.childsAllowedCPUs())
+    func aPinnedMeasurementRunsOnOneCoreAndItsChildrenToo() async throws {
+        let (before, core, inside, child, after) = try await onOwnThread {
+            let before = CorePinning.allowedCPUs()
+            let (core, inside, child) = try CorePinning.pinned { core -> (Int?, [Int], String) in
+                (core, CorePinning.allowedCPUs(), try Self.childsAllowedCPUs())
+            }
+            return (before, core, inside, child, CorePinning.allowedCPUs())
         }
+        #expect(core == before.last)
         #expect(inside == [before.last!])
         #expect(child == "\(before.last!)")
-        #expect(CorePinning.allowedCPUs() == before)
+        #expect(after == before)
     }
 
     @Test func theReportSaysWhereTheScenariosRan() {

@@ -75,7 +75,7 @@ struct HTMLReportTests {
     /// no console error. CI does not install Chromium (it would cost minutes), so there it is skipped.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
                    "needs /usr/bin/chromium (Debian's chromium package; not installed in CI)"))
-    func rendersInHeadlessChromium() throws {
+    func rendersInHeadlessChromium() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-html-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -83,7 +83,7 @@ struct HTMLReportTests {
         try Self.page().write(to: page, atomically: true, encoding: .utf8)
         let screenshot = directory.appendingPathComponent("report.png")
         // The shared runner: both pipes drained, killed after the timeout, so a hung browser fails the test.
-        let run = try ChildProcessRunner.run(URL(fileURLWithPath: "/usr/bin/chromium"), [
+        let run = try await ChildProcessRunner.run(URL(fileURLWithPath: "/usr/bin/chromium"), [
             "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
             "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
             "--screenshot=\(screenshot.path)", "--window-size=1300,3000", page.absoluteString,

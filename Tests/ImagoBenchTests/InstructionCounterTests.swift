@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImagoBench
+import ImagoTestSupport
 import Testing
 
 /// valgrind's counter and a C compiler, when both are on PATH.
@@ -35,60 +36,70 @@ struct InstructionCounterTests {
         """
 
     /// The compiled program, in a directory removed when the value goes.
-    final class Program {
+    final class Program: Sendable {
         let directory: URL
         let executable: String
-        init(compiler: String) throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-counter-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let source = directory.appendingPathComponent("work.c")
-            try InstructionCounterTests.source.write(to: source, atomically: true, encoding: .utf8)
+
+        private init(directory: URL) {
+            self.directory = directory
             executable = directory.appendingPathComponent("work").path
-            let compile = Process()
-            compile.executableURL = URL(fileURLWithPath: compiler)
-            compile.arguments = ["-O1", "-o", executable, source.path]
-            try compile.run()
-            compile.waitUntilExit()
-            #expect(compile.terminationStatus == 0)
         }
+
+        /// Compiles ``InstructionCounterTests/source`` with `compiler`.
+        static func compile(with compiler: String) async throws -> Program {
+            let program = Program(directory: FileManager.default.temporaryDirectory
+                .appendingPathComponent("imago-counter-\(UUID().uuidString)"))
+            try FileManager.default.createDirectory(at: program.directory, withIntermediateDirectories: true)
+            let source = program.directory.appendingPathComponent("work.c")
+            try InstructionCounterTests.source.write(to: source, atomically: true, encoding: .utf8)
+            let compiled = try await ChildProcessRunner.run(URL(fileURLWithPath: compiler),
+                                                            ["-O1", "-o", program.executable, source.path])
+            try #require(compiled.status == 0, "\(compiler) failed: \(compiled.stderr)")
+            return program
+        }
+
         deinit { try? FileManager.default.removeItem(at: directory) }
     }
 
-    @Test func eachCallIsOneSampleAndRepeats() throws {
+    // Each count waits for valgrind, so it runs on a thread of its own (`onOwnThread`), not on
+    // one of the cooperative pool's that the other tests share.
+
+    @Test func eachCallIsOneSampleAndRepeats() async throws {
         let (counter, compiler) = try #require(CountingTools.found)
-        let program = try Program(compiler: compiler)
-        let first = try counter.count(executable: program.executable, arguments: ["100000", "5"])
-        let second = try counter.count(executable: program.executable, arguments: ["100000", "5"])
+        let program = try await Program.compile(with: compiler)
+        let first = try await onOwnThread { try counter.count(executable: program.executable, arguments: ["100000", "5"]) }
+        let second = try await onOwnThread { try counter.count(executable: program.executable, arguments: ["100000", "5"]) }
         #expect(first.count == 5)
         #expect(Set(first).count == 1, "every call does the same work: \(first)")
         #expect(first == second, "two runs of one program count alike")
         #expect(first[0] > 100_000, "at least one instruction per iteration: \(first[0])")
     }
 
-    @Test func tenPercentMoreWorkCountsTenPercentMore() throws {
+    @Test func tenPercentMoreWorkCountsTenPercentMore() async throws {
         let (counter, compiler) = try #require(CountingTools.found)
-        let program = try Program(compiler: compiler)
-        let base = try counter.count(executable: program.executable, arguments: ["100000", "5"])
-        let slower = try counter.count(executable: program.executable, arguments: ["110000", "5"])
+        let program = try await Program.compile(with: compiler)
+        let base = try await onOwnThread { try counter.count(executable: program.executable, arguments: ["100000", "5"]) }
+        let slower = try await onOwnThread { try counter.count(executable: program.executable, arguments: ["110000", "5"]) }
         let ratio = slower[0] / base[0]
         #expect(abs(ratio - 1.1) < 0.005, "10% more iterations: \(ratio)")
     }
 
-    @Test func aFailingChildIsAReadableError() throws {
+    @Test func aFailingChildIsAReadableError() async throws {
         let (counter, _) = try #require(CountingTools.found)
-        let error = #expect(throws: BenchError.self) {
-            try counter.count(executable: "/bin/false", arguments: [])
-        }
-        #expect(error?.description.contains("under callgrind failed") == true, "\(String(describing: error))")
+        let outcome = await onOwnThread { Result { try counter.count(executable: "/bin/false", arguments: []) } }
+        #expect(Self.message(outcome)?.contains("under callgrind failed") == true, "\(outcome)")
     }
 
-    @Test func aChildWithoutCountedCallsSaysSo() throws {
+    @Test func aChildWithoutCountedCallsSaysSo() async throws {
         let (counter, _) = try #require(CountingTools.found)
-        let error = #expect(throws: BenchError.self) {
-            try counter.count(executable: "/bin/true", arguments: [])
-        }
-        #expect(error?.description.contains("saw no call of \(InstructionCounter.functionName)") == true,
-                "\(String(describing: error))")
+        let outcome = await onOwnThread { Result { try counter.count(executable: "/bin/true", arguments: []) } }
+        #expect(Self.message(outcome)?.contains("saw no call of \(InstructionCounter.functionName)") == true, "\(outcome)")
+    }
+
+    /// The description of the `BenchError` a count failed with; nil for a success or another error.
+    private static func message(_ outcome: Result<[Double], any Error>) -> String? {
+        guard case .failure(let error as BenchError) = outcome else { return nil }
+        return error.description
     }
 }
 

@@ -43,11 +43,11 @@ import Testing
         (1.2, 2, "WORSE"),                 // 20% slower
         (0.8, 4, "BETTER"),                // 20% faster
     ])
-    func exitsLikeBenchCheck(scale: Double, status: Int32, verdict: String) throws {
+    func exitsLikeBenchCheck(scale: Double, status: Int32, verdict: String) async throws {
         let runs = Runs()
         defer { runs.remove() }
         let base = try runs.write("base", scale: 1), new = try runs.write("new", scale: scale)
-        let run = try CommandRunner.run(["bench", "compare", base, new])
+        let run = try await CommandRunner.run(["bench", "compare", base, new])
         #expect(run.status == status, "\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix(verdict) == true, "\(run.stdout)")
@@ -58,38 +58,38 @@ import Testing
         }
     }
 
-    @Test func theCSVFilesAThresholdAndAnOutDirectoryAreAccepted() throws {
+    @Test func theCSVFilesAThresholdAndAnOutDirectoryAreAccepted() async throws {
         let runs = Runs()
         defer { runs.remove() }
         let base = try runs.write("base", scale: 1), new = try runs.write("new", scale: 1.04)
         let out = runs.root.appendingPathComponent("out").path
-        let loose = try CommandRunner.run(["bench", "compare", base + "/results.csv", new + "/results.csv", "--out", out])
+        let loose = try await CommandRunner.run(["bench", "compare", base + "/results.csv", new + "/results.csv", "--out", out])
         #expect(loose.status == 0, "4% is within the default 5%: \(loose.stdout)\(loose.stderr)")
         #expect(FileManager.default.fileExists(atPath: out + "/comparison.html"))
-        let strict = try CommandRunner.run(["bench", "compare", base, new, "--threshold", "2", "--out", out])
+        let strict = try await CommandRunner.run(["bench", "compare", base, new, "--threshold", "2", "--out", out])
         #expect(strict.status == 2, "4% is beyond 2%: \(strict.stdout)\(strict.stderr)")
     }
 
     /// `bench`'s run options are refused after `compare` (not silently ignored), and `imago bench`
     /// still takes them itself.
-    @Test func runOptionsBelongToBenchItself() throws {
+    @Test func runOptionsBelongToBenchItself() async throws {
         let runs = Runs()
         defer { runs.remove() }
         let base = try runs.write("base", scale: 1)
-        let misplaced = try CommandRunner.run(["bench", "compare", base, base, "--quick"])
+        let misplaced = try await CommandRunner.run(["bench", "compare", base, base, "--quick"])
         #expect(misplaced.status == 64)
         #expect(misplaced.stderr.contains("--quick is an option of imago bench, not of imago bench compare"), "\(misplaced.stderr)")
-        let help = try CommandRunner.run(["bench", "--help"])
+        let help = try await CommandRunner.run(["bench", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--scenario") && help.stdout.contains("compare"), "\(help.stdout)")
-        let unknown = try CommandRunner.run(["bench", "--scenario", "nope"])
+        let unknown = try await CommandRunner.run(["bench", "--scenario", "nope"])
         #expect(unknown.status == 64 && unknown.stderr.contains("nope"), "\(unknown.stderr)")
     }
 
-    @Test func aRunWithoutSamplesIsOneLineAndExit66() throws {
+    @Test func aRunWithoutSamplesIsOneLineAndExit66() async throws {
         let runs = Runs()
         defer { runs.remove() }
         let base = try runs.write("old", scale: 1, withSamples: false), new = try runs.write("new", scale: 1)
-        let run = try CommandRunner.run(["bench", "compare", base, new])
+        let run = try await CommandRunner.run(["bench", "compare", base, new])
         #expect(run.status == 66)
         #expect(run.stderr == "error: \(base) has no samples.csv: it was written before imago bench kept its samples, "
                 + "so it cannot be compared; run imago bench again\n")
@@ -97,16 +97,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: new + "/comparison.md"))
     }
 
-    @Test func aMalformedRunExits65AndAMissingOne66() throws {
+    @Test func aMalformedRunExits65AndAMissingOne66() async throws {
         let runs = Runs()
         defer { runs.remove() }
         let base = try runs.write("base", scale: 1), new = try runs.write("new", scale: 1)
         try "scenario,parameters,metric,sample,value\nfetch,size=12MP,time-to-pixels,1,fast\n"
             .write(toFile: new + "/samples.csv", atomically: true, encoding: .utf8)
-        let malformed = try CommandRunner.run(["bench", "compare", base, new])
+        let malformed = try await CommandRunner.run(["bench", "compare", base, new])
         #expect(malformed.status == 65)
         #expect(malformed.stderr == "error: \(new)/samples.csv:2: value \"fast\" is not a finite number\n")
-        let missing = try CommandRunner.run(["bench", "compare", base, runs.root.path + "/nope"])
+        let missing = try await CommandRunner.run(["bench", "compare", base, runs.root.path + "/nope"])
         #expect(missing.status == 66)
         #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
     }

@@ -8,8 +8,8 @@ enum CommandRunner {
     static var executable: URL { BuiltProducts.executable(named: "imago") }
 
     /// Runs `imago arguments` to its end, with `environment` added to this process's own.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> FinishedProcess {
-        try ChildProcessRunner.run(executable, arguments, environment: environment)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> FinishedProcess {
+        try await ChildProcessRunner.run(executable, arguments, environment: environment)
     }
 }
 

@@ -18,8 +18,8 @@ final class ConformCommandTests: XCTestCase {
         let subjects: [Subject]
     }
 
-    func testJSONReportForAMutantAndAnImagoConfiguration() throws {
-        let run = try CommandRunner.run(["conform", "--subject", "imago-data-memory", "--subject", "mutant-no-coalescing",
+    func testJSONReportForAMutantAndAnImagoConfiguration() async throws {
+        let run = try await CommandRunner.run(["conform", "--subject", "imago-data-memory", "--subject", "mutant-no-coalescing",
                                          "--rule", "SHARE-2", "--rule", "INIT", "--format", "json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
@@ -33,9 +33,9 @@ final class ConformCommandTests: XCTestCase {
         XCTAssertEqual(report.subjects[1].expectedToFail, ["SHARE-2"])
     }
 
-    func testASubsetOfRulesJudgesOnlyThatSubset() throws {
+    func testASubsetOfRulesJudgesOnlyThatSubset() async throws {
         // The no-coalescing mutant is expected to fail SHARE-2, which does not run here.
-        let run = try CommandRunner.run(["conform", "--subject", "mutant-no-coalescing", "--rule", "INIT", "--format", "csv"])
+        let run = try await CommandRunner.run(["conform", "--subject", "mutant-no-coalescing", "--rule", "INIT", "--format", "csv"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let rows = run.stdout.split(separator: "\n")
         XCTAssertEqual(rows.first, "subject,kind,rule,status,expected_to_fail,evidence")
@@ -45,8 +45,8 @@ final class ConformCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("as expected"), run.stderr)
     }
 
-    func testUnknownSubjectIsAUsageError() throws {
-        let run = try CommandRunner.run(["conform", "--subject", "nope"])
+    func testUnknownSubjectIsAUsageError() async throws {
+        let run = try await CommandRunner.run(["conform", "--subject", "nope"])
         XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.stderr.contains("unknown subject nope"), run.stderr)
     }

@@ -4,7 +4,7 @@ import XCTest
 
 /// `imago conform --jsonl` keeps what ran before a crash, and `--repeat` reports flips.
 final class ConformStreamingTests: XCTestCase {
-    func testALoaderThatKillsTheProcessLeavesALogNamingTheCrashedCheck() throws {
+    func testALoaderThatKillsTheProcessLeavesALogNamingTheCrashedCheck() async throws {
         // The child's TMPDIR: a crashed run cannot remove its check directories, so they go here.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("imago-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -12,7 +12,7 @@ final class ConformStreamingTests: XCTestCase {
         let log = scratch.appendingPathComponent("results.jsonl")
         // crash-on-load calls fatalError in load() with a source: INIT-1 and INIT-2 finish, INIT-3
         // dies. No symbolication (SWIFT_BACKTRACE): the crash ends the process at once.
-        let run = try CommandRunner.run(["conform", "--subject", "crash-on-load", "--rule", "INIT", "--jsonl", log.path],
+        let run = try await CommandRunner.run(["conform", "--subject", "crash-on-load", "--rule", "INIT", "--jsonl", log.path],
                                         environment: ["SWIFT_BACKTRACE": "enable=no", "TMPDIR": scratch.path])
         XCTAssertNotNil(run.signal, "ended by a signal: \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("crash-on-load: deliberate crash loading /init-3/"), run.stderr)
@@ -27,8 +27,8 @@ final class ConformStreamingTests: XCTestCase {
         XCTAssertTrue(leftovers.contains { $0.hasPrefix("imago-conformance-") }, "the child did not use TMPDIR: \(leftovers)")
     }
 
-    func testRepeatRunsEverySubjectThatManyTimesAndReportsNoFlipsWhenVerdictsAgree() throws {
-        let run = try CommandRunner.run(["conform", "--subject", "toy-reference", "--subject", "mutant-no-coalescing",
+    func testRepeatRunsEverySubjectThatManyTimesAndReportsNoFlipsWhenVerdictsAgree() async throws {
+        let run = try await CommandRunner.run(["conform", "--subject", "toy-reference", "--subject", "mutant-no-coalescing",
                                          "--rule", "INIT-1", "--rule", "SHARE-2", "--repeat", "2", "--format", "json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(run.stdout.utf8))
@@ -42,8 +42,8 @@ final class ConformStreamingTests: XCTestCase {
         }
     }
 
-    func testRepeatBelowOneIsAUsageError() throws {
-        let run = try CommandRunner.run(["conform", "--repeat", "0"])
+    func testRepeatBelowOneIsAUsageError() async throws {
+        let run = try await CommandRunner.run(["conform", "--repeat", "0"])
         XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.stderr.contains("--repeat must be at least 1"), run.stderr)
     }

@@ -9,10 +9,10 @@ final class DecodeCommandTests: XCTestCase {
 
     private func corpus(_ file: String) -> String { Self.root.appendingPathComponent("Corpus/\(file)").path }
 
-    func testDecodePrintsOneJSONLineAndWritesPackedRGBA() throws {
+    func testDecodePrintsOneJSONLineAndWritesPackedRGBA() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("imago-cli-\(UUID()).rgba")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try CommandRunner.run(["decode", corpus("png/rgba-8.png"), "--output", output.path])
+        let result = try await CommandRunner.run(["decode", corpus("png/rgba-8.png"), "--output", output.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 1)
@@ -25,24 +25,24 @@ final class DecodeCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: output).count, width * height * 4)
     }
 
-    func testOrientationAndDownsamplingFlags() throws {
-        let result = try CommandRunner.run(["decode", corpus("jpeg/orientation-6.jpg"), "--apply-orientation", "--max-pixel-size", "16"])
+    func testOrientationAndDownsamplingFlags() async throws {
+        let result = try await CommandRunner.run(["decode", corpus("jpeg/orientation-6.jpg"), "--apply-orientation", "--max-pixel-size", "16"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["orientation"] as? Int, 6)
         XCTAssertLessThanOrEqual(max(json["width"] as? Int ?? 99, json["height"] as? Int ?? 99), 16)
     }
 
-    func testUndecodableExits65AndUnreadableExits66() throws {
-        let bad = try CommandRunner.run(["decode", corpus("invalid/empty.bin")])
+    func testUndecodableExits65AndUnreadableExits66() async throws {
+        let bad = try await CommandRunner.run(["decode", corpus("invalid/empty.bin")])
         XCTAssertEqual(bad.status, 65)
         XCTAssertTrue(bad.stderr.hasPrefix("error: "), bad.stderr)
-        let missing = try CommandRunner.run(["decode", "/nonexistent/image.png"])
+        let missing = try await CommandRunner.run(["decode", "/nonexistent/image.png"])
         XCTAssertEqual(missing.status, 66)
     }
 
-    func testDirectoryModePrintsALinePerFileThenASummary() throws {
-        let result = try CommandRunner.run(["decode", Self.root.appendingPathComponent("Corpus/invalid").path])
+    func testDirectoryModePrintsALinePerFileThenASummary() async throws {
+        let result = try await CommandRunner.run(["decode", Self.root.appendingPathComponent("Corpus/invalid").path])
         XCTAssertEqual(result.status, 65, "every file there is invalid")
         let lines = result.stdout.split(separator: "\n")
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(lines.last).utf8)) as? [String: Any])

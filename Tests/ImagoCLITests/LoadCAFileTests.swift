@@ -36,7 +36,7 @@ import Testing
     @Test(.nginxInstalled, arguments: [([String](), "HTTP/2.0"), (["--http1"], "HTTP/1.1")])
     func thePrivateCALoadsOverHTTPS(_ flags: [String], _ protocolName: String) async throws {
         try await withServer { url, directory in
-            let result = try CommandRunner.run(["load", url, "--ca-file", directory.appendingPathComponent("ca.pem").path] + flags)
+            let result = try await CommandRunner.run(["load", url, "--ca-file", directory.appendingPathComponent("ca.pem").path] + flags)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains(#""phase":"success""#), "\(result.stdout)")
             #expect(result.stdout.contains(#""protocols":{"\#(protocolName)":1}"#), "\(result.stdout)")
@@ -45,7 +45,7 @@ import Testing
 
     @Test(.nginxInstalled) func aCAThatDidNotSignTheCertificateFailsWithOneTLSLine() async throws {
         try await withServer { url, directory in
-            let result = try CommandRunner.run(["load", url, "--ca-file", directory.appendingPathComponent("other-ca.pem").path])
+            let result = try await CommandRunner.run(["load", url, "--ca-file", directory.appendingPathComponent("other-ca.pem").path])
             #expect(result.status == 1)
             let port = try #require(URL(string: url)?.port)
             let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
@@ -54,9 +54,9 @@ import Testing
         }
     }
 
-    @Test func aMissingCAFileIsOneLineAndExit66() throws {
+    @Test func aMissingCAFileIsOneLineAndExit66() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("imago-no-ca-\(UUID()).pem").path
-        let result = try CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--ca-file", missing])
+        let result = try await CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--ca-file", missing])
         #expect(result.status == 66)
         #expect(result.stderr == "error: --ca-file \(missing): no such file\n")
         #expect(result.stdout.isEmpty, "nothing was loaded")
@@ -66,21 +66,21 @@ import Testing
         try await TemporaryDirectory.with("imago-cli-ca") { directory in
             let file = directory.appendingPathComponent("empty.pem")
             try Data("not a certificate\n".utf8).write(to: file)
-            let result = try CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--ca-file", file.path])
+            let result = try await CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--ca-file", file.path])
             #expect(result.status == 65)
             #expect(result.stderr.hasPrefix("error: --ca-file \(file.path): "), "\(result.stderr)")
             #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
         }
     }
 
-    @Test func urlSessionRefusesHTTP1Only() throws {
-        let result = try CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--transport", "urlsession", "--http1"])
+    @Test func urlSessionRefusesHTTP1Only() async throws {
+        let result = try await CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--transport", "urlsession", "--http1"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--http1 needs --transport ahc"), "\(result.stderr)")
     }
 
-    @Test func urlSessionRefusesACAFile() throws {
-        let result = try CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--transport", "urlsession", "--ca-file", "/x.pem"])
+    @Test func urlSessionRefusesACAFile() async throws {
+        let result = try await CommandRunner.run(["load", "https://127.0.0.1:9/a.png", "--transport", "urlsession", "--ca-file", "/x.pem"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--ca-file needs --transport ahc"), "\(result.stderr)")
     }

@@ -10,11 +10,11 @@ import Testing
     static let unreachable = "http://127.0.0.1:9/never.jpg"
     static let photo = DecodeCommandTests.root.appendingPathComponent("Corpus/jpeg/baseline-420-q85-1600x1200.jpg").path
 
-    @Test func aFileInTheWayIsOneLineAndExit73() throws {
+    @Test func aFileInTheWayIsOneLineAndExit73() async throws {
         let file = try Self.fileInTheWay()
         defer { try? FileManager.default.removeItem(atPath: file) }
         for directory in [file, file + "/below"] {
-            let run = try CommandRunner.run(["load", Self.unreachable, "--cache-dir", directory])
+            let run = try await CommandRunner.run(["load", Self.unreachable, "--cache-dir", directory])
             #expect(run.status == 73)
             #expect(run.stderr == "imago: cannot use the cache directory \(directory): not a directory\n")
             #expect(run.stdout.isEmpty, "nothing loaded: \(run.stdout)")
@@ -24,23 +24,23 @@ import Testing
     /// As root (who may write any directory), the command runs as `nobody` through setpriv.
     @Test(.enabled(if: geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
                    "as root this needs setpriv (util-linux) to run the command as nobody"))
-    func aReadOnlyDirectoryIsOneLineAndExit73() throws {
+    func aReadOnlyDirectoryIsOneLineAndExit73() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-cli-read-only-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(chmod(directory, 0o555) == 0)
         for cacheDir in [directory, directory + "/below"] {
-            let run = try Self.runUnprivileged(["load", Self.unreachable, "--cache-dir", cacheDir])
+            let run = try await Self.runUnprivileged(["load", Self.unreachable, "--cache-dir", cacheDir])
             #expect(run.status == 73)
             #expect(run.stderr == "imago: cannot use the cache directory \(cacheDir): permission denied\n")
             #expect(run.stdout.isEmpty, "nothing loaded: \(run.stdout)")
         }
     }
 
-    @Test func askedToGoOnItLoadsWithoutADiskCache() throws {
+    @Test func askedToGoOnItLoadsWithoutADiskCache() async throws {
         let file = try Self.fileInTheWay()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let run = try CommandRunner.run(["load", Self.photo, "--cache-dir", file, "--ignore-unusable-cache-dir"])
+        let run = try await CommandRunner.run(["load", Self.photo, "--cache-dir", file, "--ignore-unusable-cache-dir"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "imago: cannot use the cache directory \(file): not a directory; loading without a disk cache\n")
         let lines = run.stdout.split(separator: "\n")
@@ -50,8 +50,8 @@ import Testing
         #expect(lines.last?.contains("diskCache") == false, "the summary has no disk cache counts")
     }
 
-    @Test func theFlagNeedsACacheDir() throws {
-        let run = try CommandRunner.run(["load", Self.photo, "--ignore-unusable-cache-dir"])
+    @Test func theFlagNeedsACacheDir() async throws {
+        let run = try await CommandRunner.run(["load", Self.photo, "--ignore-unusable-cache-dir"])
         #expect(run.status == 64)
         #expect(run.stderr.contains("--ignore-unusable-cache-dir applies to the disk cache: give --cache-dir too"), "\(run.stderr)")
     }
@@ -69,7 +69,7 @@ import Testing
         for path in ["/a.jpg", "/b.jpg"] {
             server.setRoute(path, Route(body: jpeg, contentType: "image/jpeg", faults: Faults(headers: ["Cache-Control": "max-age=600"])))
         }
-        let run = try CommandRunner.run(["load", server.url(for: "/a.jpg").absoluteString, server.url(for: "/b.jpg").absoluteString,
+        let run = try await CommandRunner.run(["load", server.url(for: "/a.jpg").absoluteString, server.url(for: "/b.jpg").absoluteString,
                                          "--cache-dir", cache])
         try await server.shutdown()
         #expect(run.status == 0, "\(run.stderr)")
@@ -100,10 +100,10 @@ import Testing
 
     /// Runs `imago arguments` as `nobody` when this process is root (root ignores a directory's
     /// mode), else as this user.
-    private static func runUnprivileged(_ arguments: [String]) throws -> FinishedProcess {
-        guard geteuid() == 0 else { return try CommandRunner.run(arguments) }
+    private static func runUnprivileged(_ arguments: [String]) async throws -> FinishedProcess {
+        guard geteuid() == 0 else { return try await CommandRunner.run(arguments) }
         let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
-        return try ChildProcessRunner.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups",
+        return try await ChildProcessRunner.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups",
                                                     CommandRunner.executable.path] + arguments)
     }
 }

@@ -25,9 +25,9 @@ final class LoadCachePolicyTests: XCTestCase {
 
     /// Runs `imago load` over the paths with the cache directory; the success lines' `diskCache`
     /// by source path, and the summary's `diskCache` counts.
-    private func load(_ paths: [String], _ options: [String] = []) throws -> (outcomes: [String: String], counts: [String: Int]) {
+    private func load(_ paths: [String], _ options: [String] = []) async throws -> (outcomes: [String: String], counts: [String: Int]) {
         let urls = paths.map { server.url(for: $0).absoluteString }
-        let result = try CommandRunner.run(["load"] + urls + ["--cache-dir", cacheDirectory.path] + options)
+        let result = try await CommandRunner.run(["load"] + urls + ["--cache-dir", cacheDirectory.path] + options)
         XCTAssertEqual(result.status, 0, result.stderr)
         var outcomes: [String: String] = [:]
         var counts: [String: Int] = [:]
@@ -43,37 +43,37 @@ final class LoadCachePolicyTests: XCTestCase {
         return (outcomes, counts)
     }
 
-    func testEachLoadSaysWhatTheDiskCacheDid() throws {
-        let first = try load(["/hour.png", "/private.png", "/ask.png"])
+    func testEachLoadSaysWhatTheDiskCacheDid() async throws {
+        let first = try await load(["/hour.png", "/private.png", "/ask.png"])
         XCTAssertEqual(first.outcomes, ["/hour.png": "stored", "/private.png": "notStored", "/ask.png": "stored"])
         XCTAssertEqual(first.counts, ["fresh": 0, "revalidated": 0, "stale": 0, "rememberedFailures": 0, "stored": 2, "replaced": 0, "notStored": 1, "resumedDownloads": 0])
-        let second = try load(["/hour.png", "/private.png", "/ask.png"])
+        let second = try await load(["/hour.png", "/private.png", "/ask.png"])
         XCTAssertEqual(second.outcomes, ["/hour.png": "fresh", "/private.png": "notStored", "/ask.png": "revalidated"])
         XCTAssertEqual(second.counts, ["fresh": 1, "revalidated": 1, "stale": 0, "rememberedFailures": 0, "stored": 0, "replaced": 0, "notStored": 1, "resumedDownloads": 0])
         XCTAssertEqual(server.counters.requests(for: "/hour.png"), 1)
         XCTAssertEqual(server.counters.requests(for: "/ask.png"), 2)
     }
 
-    func testPolicyOptionsChangeTheDecisions() throws {
-        _ = try load(["/hour.png", "/ask.png"])
-        let aggressive = try load(["/ask.png"], ["--cache-policy", "aggressive"])
+    func testPolicyOptionsChangeTheDecisions() async throws {
+        _ = try await load(["/hour.png", "/ask.png"])
+        let aggressive = try await load(["/ask.png"], ["--cache-policy", "aggressive"])
         XCTAssertEqual(aggressive.outcomes, ["/ask.png": "fresh"], "aggressive reuses without asking")
-        let ttl = try load(["/hour.png"], ["--ttl", "0"])
+        let ttl = try await load(["/hour.png"], ["--ttl", "0"])
         XCTAssertEqual(ttl.outcomes, ["/hour.png": "revalidated"], "a zero TTL overrides max-age")
-        let always = try load(["/hour.png"], ["--always-revalidate"])
+        let always = try await load(["/hour.png"], ["--always-revalidate"])
         XCTAssertEqual(always.outcomes, ["/hour.png": "revalidated"])
     }
 
-    func testCacheOptionsWithoutACacheDirectoryAreRefused() throws {
-        let result = try CommandRunner.run(["load", server.url(for: "/hour.png").absoluteString, "--ttl", "5"])
+    func testCacheOptionsWithoutACacheDirectoryAreRefused() async throws {
+        let result = try await CommandRunner.run(["load", server.url(for: "/hour.png").absoluteString, "--ttl", "5"])
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.stderr.contains("--ttl applies to the disk cache: give --cache-dir too"), result.stderr)
-        let explicit = try CommandRunner.run(["load", "x.png", "--cache-policy", "http"])
+        let explicit = try await CommandRunner.run(["load", "x.png", "--cache-policy", "http"])
         XCTAssertEqual(explicit.status, 64, "even the default policy means nothing without a disk cache")
-        let huge = try CommandRunner.run(["load", "x.png", "--cache-dir", cacheDirectory.path, "--ttl", "1e16"])
+        let huge = try await CommandRunner.run(["load", "x.png", "--cache-dir", cacheDirectory.path, "--ttl", "1e16"])
         XCTAssertEqual(huge.status, 64, huge.stderr)
         XCTAssertTrue(huge.stderr.contains("--ttl must be a number of seconds from 0 to"), huge.stderr)
-        let policy = try CommandRunner.run(["load", "x.png", "--cache-policy", "sometimes"])
+        let policy = try await CommandRunner.run(["load", "x.png", "--cache-policy", "sometimes"])
         XCTAssertEqual(policy.status, 64)
         XCTAssertTrue(policy.stderr.contains("http") && policy.stderr.contains("aggressive"), policy.stderr)
     }

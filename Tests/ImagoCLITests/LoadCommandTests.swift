@@ -11,7 +11,7 @@ final class LoadCommandTests: XCTestCase {
     func testRepeatShowsNetworkThenMemoryAndA404Fails() async throws {
         let server = try await TestServer.start(.init(root: DecodeCommandTests.root.appendingPathComponent("Corpus")))
         do {
-            let ok = try CommandRunner.run(["load", server.url(for: "/png/rgb-8.png").absoluteString, "--repeat", "2",
+            let ok = try await CommandRunner.run(["load", server.url(for: "/png/rgb-8.png").absoluteString, "--repeat", "2",
                                             "--strategy", "file"])
             XCTAssertEqual(ok.status, 0, ok.stderr)
             let lines = ok.stdout.split(separator: "\n")
@@ -23,7 +23,7 @@ final class LoadCommandTests: XCTestCase {
             XCTAssertEqual(summary["fetches"] as? Int, 1)
             XCTAssertEqual(summary["decodes"] as? Int, 1)
 
-            let missing = try CommandRunner.run(["load", server.url(for: "/nope.png").absoluteString])
+            let missing = try await CommandRunner.run(["load", server.url(for: "/nope.png").absoluteString])
             XCTAssertEqual(missing.status, 1)
             let failure = try missing.stdout.split(separator: "\n").map(json).first { $0["phase"] as? String == "failure" }
             XCTAssertEqual(failure?["error"] as? String, "httpStatus(404)")
@@ -43,7 +43,7 @@ final class LoadCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: corrupt) }
         let upper = server.url(for: "/png/rgb-8.png").absoluteString.replacingOccurrences(of: "http://", with: "HTTP://")
         let sources = [upper, "FILE://" + png.path, "ftp://127.0.0.1/a.png", "/no/such/file.png", corrupt.path]
-        let run = try CommandRunner.run(["load"] + sources + ["--concurrency", "3", "--timeout", "0.5"])
+        let run = try await CommandRunner.run(["load"] + sources + ["--concurrency", "3", "--timeout", "0.5"])
         try await server.shutdown()
         XCTAssertEqual(run.status, 1, run.stderr)
         let lines = try run.stdout.split(separator: "\n").map(json)
@@ -69,12 +69,12 @@ final class LoadCommandTests: XCTestCase {
         XCTAssertEqual(summary["fetches"] as? Int, 1, "no request for ftp, files or retries of permanent failures")
     }
 
-    func testAnOutputThatCannotBeWrittenIsAFailure() throws {
+    func testAnOutputThatCannotBeWrittenIsAFailure() async throws {
         let png = DecodeCommandTests.root.appendingPathComponent("Corpus/png/rgb-8.png").path
-        let run = try CommandRunner.run(["load", png, "--output", "/no/such/dir/out.rgba"])
+        let run = try await CommandRunner.run(["load", png, "--output", "/no/such/dir/out.rgba"])
         XCTAssertEqual(run.status, 73)
         XCTAssertTrue(run.stderr.contains("cannot write /no/such/dir/out.rgba: No such file or directory"), run.stderr)
-        let help = try CommandRunner.run(["load", "--help"])
+        let help = try await CommandRunner.run(["load", "--help"])
         XCTAssertTrue(help.stdout.contains("urlsession"), "--help lists the transports: \(help.stdout)")
     }
 }

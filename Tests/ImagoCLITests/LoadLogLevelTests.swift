@@ -13,7 +13,9 @@ import Testing
         let server = try await TestServer.start()
         server.setRoute("/flaky.png", Route(body: [UInt8](try Data(contentsOf: Self.png)), contentType: "image/png")
             .failFirst(1, with: Faults(status: 503)))
-        let run = Result { try CommandRunner.run(["load", server.url(for: "/flaky.png").absoluteString] + options) }
+        let run: Result<FinishedProcess, any Error>
+        do { run = .success(try await CommandRunner.run(["load", server.url(for: "/flaky.png").absoluteString] + options)) }
+        catch { run = .failure(error) }
         try await server.shutdown()
         return try run.get()
     }
@@ -44,8 +46,8 @@ import Testing
         #expect(run.stderr.isEmpty, "\(run.stderr)")
     }
 
-    @Test func anUnknownLevelIsAUsageError() throws {
-        let run = try CommandRunner.run(["load", Self.png.path, "--log-level", "verbose"])
+    @Test func anUnknownLevelIsAUsageError() async throws {
+        let run = try await CommandRunner.run(["load", Self.png.path, "--log-level", "verbose"])
         #expect(run.status == 64)
         #expect(run.stderr.contains("--log-level"), "\(run.stderr)")
         #expect(run.stdout.isEmpty)

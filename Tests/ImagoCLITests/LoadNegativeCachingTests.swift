@@ -9,8 +9,8 @@ import Testing
 /// freshness is asked again every time (ERR-4). nginx's access log is the proof of what was asked.
 @Suite struct LoadNegativeCachingTests {
     /// Runs `imago load URL --cache-dir DIR`; its JSON lines and exit status.
-    private func load(_ url: URL, _ directory: URL) throws -> (lines: [[String: Any]], status: Int32, stderr: String) {
-        let result = try CommandRunner.run(["load", url.absoluteString, "--cache-dir", directory.path])
+    private func load(_ url: URL, _ directory: URL) async throws -> (lines: [[String: Any]], status: Int32, stderr: String) {
+        let result = try await CommandRunner.run(["load", url.absoluteString, "--cache-dir", directory.path])
         let lines = try result.stdout.split(separator: "\n").map { line in
             try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
@@ -35,13 +35,13 @@ import Testing
             do {
                 let cache = directory.appendingPathComponent("cache")
                 let gone = nginx.url(for: "/gone/a.png")
-                let first = try load(gone, cache)
+                let first = try await load(gone, cache)
                 #expect(first.status == 1, "\(first.stderr)")
                 #expect(failure(first.lines)?["error"] as? String == "httpStatus(404)")
                 #expect(failure(first.lines)?["diskCache"] == nil, "asked the server")
                 #expect((summary(first.lines)?["diskCache"] as? [String: Int])?["stored"] == 1)
 
-                let second = try load(gone, cache)
+                let second = try await load(gone, cache)
                 #expect(second.status == 1, "\(second.stderr)")
                 #expect(failure(second.lines)?["error"] as? String == "httpStatus(404)")
                 #expect(failure(second.lines)?["diskCache"] as? String == "rememberedFailure")
@@ -51,7 +51,7 @@ import Testing
 
                 let missing = nginx.url(for: "/missing/a.png")
                 for _ in 0..<2 {
-                    let run = try load(missing, cache)
+                    let run = try await load(missing, cache)
                     #expect(failure(run.lines)?["diskCache"] == nil)
                 }
                 // The second run's 404 came from the disk: three requests in all, one of them /gone/.

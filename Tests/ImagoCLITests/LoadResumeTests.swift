@@ -15,13 +15,13 @@ final class LoadResumeTests: XCTestCase {
             let url = server.url(for: "/photo.jpg").absoluteString
             server.setRoute("/photo.jpg", Route(body: [UInt8](photo), contentType: "image/jpeg",
                                                 faults: Faults(stallAfterBytes: half, headers: ["Cache-Control": "max-age=3600"])))
-            let stalled = try CommandRunner.run(["load", url, "--cache-dir", cache.path, "--timeout", "0.5"])
+            let stalled = try await CommandRunner.run(["load", url, "--cache-dir", cache.path, "--timeout", "0.5"])
             XCTAssertEqual(stalled.status, 1, stalled.stdout)
             XCTAssertTrue(stalled.stderr.contains("timedOut"), stalled.stderr)
 
             server.setRoute("/photo.jpg", Route(body: [UInt8](photo), contentType: "image/jpeg",
                                                 faults: Faults(headers: ["Cache-Control": "max-age=3600"])))
-            let resumed = try CommandRunner.run(["load", url, "--cache-dir", cache.path])
+            let resumed = try await CommandRunner.run(["load", url, "--cache-dir", cache.path])
             XCTAssertEqual(resumed.status, 0, resumed.stderr)
             let lines = try resumed.stdout.split(separator: "\n").map {
                 try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])

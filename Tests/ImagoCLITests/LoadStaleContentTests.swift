@@ -13,8 +13,8 @@ struct LoadStaleContentTests {
     static let tinyPNG = try! [UInt8](Data(contentsOf: DecodeCommandTests.root.appendingPathComponent("Corpus/png/gray-8-1x1-interlaced.png")))
 
     /// Runs `imago load URL --cache-dir DIR OPTIONS`; its JSON lines and exit status.
-    private func load(_ url: URL, _ directory: URL, _ options: [String] = []) throws -> (lines: [[String: Any]], status: Int32, stderr: String) {
-        let result = try CommandRunner.run(["load", url.absoluteString, "--cache-dir", directory.path] + options)
+    private func load(_ url: URL, _ directory: URL, _ options: [String] = []) async throws -> (lines: [[String: Any]], status: Int32, stderr: String) {
+        let result = try await CommandRunner.run(["load", url.absoluteString, "--cache-dir", directory.path] + options)
         let lines = try result.stdout.split(separator: "\n").map { line in
             try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
@@ -37,11 +37,12 @@ struct LoadStaleContentTests {
         let url = server.url(for: "/swr.png")
         server.setRoute("/swr.png", Route(body: Self.png, contentType: "image/png",
                                           faults: Faults(headers: ["Cache-Control": "max-age=0, stale-while-revalidate=600"])))
-        #expect(success(try load(url, directory).lines)?["diskCache"] as? String == "stored")
+        let first = try await load(url, directory)
+        #expect(success(first.lines)?["diskCache"] as? String == "stored")
 
         server.setRoute("/swr.png", Route(body: Self.tinyPNG, contentType: "image/png",
                                           faults: Faults(headers: ["Cache-Control": "max-age=3600"])))
-        let second = try load(url, directory)
+        let second = try await load(url, directory)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(success(second.lines)?["diskCache"] as? String == "staleRevalidating")
         #expect(success(second.lines)?["width"] as? Int == 37, "the stale image, at once")
@@ -51,7 +52,7 @@ struct LoadStaleContentTests {
         #expect(summaryDisk(second.lines)?["stale"] == 1)
         #expect(server.counters.conditionalRequests(for: "/swr.png") == 1)
 
-        let third = try load(url, directory)
+        let third = try await load(url, directory)
         #expect(success(third.lines)?["diskCache"] as? String == "fresh")
         #expect(success(third.lines)?["width"] as? Int == 1, "what the revalidation brought")
         #expect(server.counters.requests(for: "/swr.png") == 2)
@@ -66,9 +67,9 @@ struct LoadStaleContentTests {
         let url = server.url(for: "/sie.png")
         let headers = ["Cache-Control": "max-age=0, stale-if-error=600"]
         server.setRoute("/sie.png", Route(body: Self.png, contentType: "image/png", faults: Faults(headers: headers)))
-        _ = try load(url, directory)
+        _ = try await load(url, directory)
         server.setRoute("/sie.png", Route(body: Self.png, contentType: "image/png", faults: Faults(status: 503, headers: headers)))
-        let second = try load(url, directory, ["--retries", "0"])
+        let second = try await load(url, directory, ["--retries", "0"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(success(second.lines)?["diskCache"] as? String == "staleIfError")
         #expect(summaryDisk(second.lines)?["stale"] == 1)
@@ -81,13 +82,13 @@ struct LoadStaleContentTests {
         let server = try await TestServer.start()
         server.setRoute("/down.png", Route(body: Self.png, contentType: "image/png", faults: Faults(status: 503)))
         let url = server.url(for: "/down.png").absoluteString
-        let failed = try CommandRunner.run(["load", url, "--retries", "1"])
+        let failed = try await CommandRunner.run(["load", url, "--retries", "1"])
         #expect(failed.status == 1)
         #expect(server.counters.requests(for: "/down.png") == 2, "one request and one retry")
-        let refused = try CommandRunner.run(["load", url, "--retries=-1"])
+        let refused = try await CommandRunner.run(["load", url, "--retries=-1"])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--retries must be 0 or more"), "\(refused.stderr)")
-        let help = try CommandRunner.run(["load", "--help"])
+        let help = try await CommandRunner.run(["load", "--help"])
         let helpText = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")   // unwrapped
         #expect(helpText.contains("default: the pipeline's, 2)"), "the default is stated")
         try await server.shutdown()

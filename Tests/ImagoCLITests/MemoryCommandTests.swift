@@ -10,8 +10,8 @@ final class MemoryCommandTests: XCTestCase {
         }
     }
 
-    func testPrintsTheLimitAsOneJSONLine() throws {
-        let result = try CommandRunner.run(["memory"])
+    func testPrintsTheLimitAsOneJSONLine() async throws {
+        let result = try await CommandRunner.run(["memory"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let output = try lines(result.stdout)
         XCTAssertEqual(output.count, 1, result.stdout)
@@ -33,8 +33,8 @@ final class MemoryCommandTests: XCTestCase {
         XCTAssertNotNil(json["unavailableMechanisms"] as? [String])
     }
 
-    func testWatchPrintsEventsThenASummary() throws {
-        let result = try CommandRunner.run(["memory", "--watch", "0.3", "--simulate", "critical"])
+    func testWatchPrintsEventsThenASummary() async throws {
+        let result = try await CommandRunner.run(["memory", "--watch", "0.3", "--simulate", "critical"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let output = try lines(result.stdout)
         XCTAssertGreaterThanOrEqual(output.count, 3, result.stdout)
@@ -49,9 +49,11 @@ final class MemoryCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(summary["seconds"] as? Double ?? 0, 0.3)
     }
 
-    func testBadUsageExits64() throws {
-        XCTAssertEqual(try CommandRunner.run(["memory", "--watch", "0"]).status, 64)
-        XCTAssertEqual(try CommandRunner.run(["memory", "--simulate", "warning"]).status, 64)
-        XCTAssertEqual(try CommandRunner.run(["memory", "--watch", "1", "--simulate", "extreme"]).status, 64)
+    func testBadUsageExits64() async throws {
+        for arguments in [["memory", "--watch", "0"], ["memory", "--simulate", "warning"],
+                          ["memory", "--watch", "1", "--simulate", "extreme"]] {
+            let status = try await CommandRunner.run(arguments).status
+            XCTAssertEqual(status, 64, "\(arguments)")
+        }
     }
 }

@@ -159,7 +159,7 @@ final class NginxServerTests: XCTestCase {
         XCTAssertEqual(try leftovers(), [])
     }
 
-    func testStoredGzipIsAValidGzipStream() throws {
+    func testStoredGzipIsAValidGzipStream() async throws {
         XCTAssertEqual(GzipFile.stored([]), [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0])
         // "123456789" is CRC-32's check value: CBF43926, little-endian in the trailer.
         XCTAssertEqual(Array(GzipFile.stored(Array("123456789".utf8)).suffix(8)), [0x26, 0x39, 0xf4, 0xcb, 9, 0, 0, 0])
@@ -168,7 +168,7 @@ final class NginxServerTests: XCTestCase {
         let body = patternBytes(150_000)   // three stored blocks
         let file = root.appendingPathComponent("b.gz")
         try Data(GzipFile.stored(body)).write(to: file)
-        let run = try ChildProcessRunner.run(URL(fileURLWithPath: gzip), ["-dc", file.path], timeout: .seconds(60))
+        let run = try await ChildProcessRunner.run(URL(fileURLWithPath: gzip), ["-dc", file.path], timeout: .seconds(60))
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual([UInt8](run.output), body)
     }

@@ -51,7 +51,7 @@ extension TimedSuites.AsyncHTTPClientTransportTests {
     @Test func theSizeLimitAppliesToDecodedBytes() async throws {
         try await withContract { transport, contract in
             let zeros = [UInt8](repeating: 0, count: 64 << 20)
-            let bomb = try Compressor.compress(zeros, "gzip")
+            let bomb = try await Compressor.compress(zeros, "gzip")
             contract.server.setRoute("/bomb", Route(body: bomb, faults: Faults(headers: ["Content-Encoding": "gzip"])))
             for strategy in FetchStrategy.storing {
                 transport.inFlight.resetPeak()
@@ -60,7 +60,7 @@ extension TimedSuites.AsyncHTTPClientTransportTests {
             }
             var random = SystemRandomNumberGenerator()
             let noise = (0..<10_000).map { _ in UInt8.random(in: 0...255, using: &random) }
-            let wire = try Compressor.compress(noise, "gzip")
+            let wire = try await Compressor.compress(noise, "gzip")
             #expect(wire.count > noise.count, "gzip grows incompressible bytes")
             contract.server.setRoute("/noise", Route(body: wire, faults: Faults(headers: ["Content-Encoding": "gzip"])))
             let result = try await transport.fetch(contract.request("/noise", maxSize: noise.count)) { _ in }
@@ -91,7 +91,7 @@ extension TimedSuites.AsyncHTTPClientTransportTests {
 /// Compresses test bodies with the system's tools (gzip; python3's zlib for HTTP's deflate,
 /// which is the zlib format), so the decoder is checked against an independent encoder.
 enum Compressor {
-    static func compress(_ bytes: [UInt8], _ encoding: String) throws -> [UInt8] {
+    static func compress(_ bytes: [UInt8], _ encoding: String) async throws -> [UInt8] {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("imago-compress-\(UUID())")
         try Data(bytes).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
@@ -99,7 +99,7 @@ enum Compressor {
             ? ("/bin/gzip", ["-c", "-n", input.path])
             : ("/usr/bin/python3", ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.compress(open(sys.argv[1], 'rb').read()))", input.path])
         guard FileManager.default.isExecutableFile(atPath: tool) else { try TestSkip.skip("no \(tool) to make a \(encoding) body") }
-        let run = try ChildProcessRunner.run(URL(fileURLWithPath: tool), arguments, timeout: .seconds(120))
+        let run = try await ChildProcessRunner.run(URL(fileURLWithPath: tool), arguments, timeout: .seconds(120))
         guard run.status == 0, !run.output.isEmpty else { try TestSkip.skip("\(tool) failed to compress: \(run.stderr)") }
         return [UInt8](run.output)
     }

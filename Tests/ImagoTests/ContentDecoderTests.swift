@@ -42,7 +42,7 @@ final class ContentDecoderTests: XCTestCase {
 
     func testAnyChunkingGivesTheSameBytesInBoundedPieces() async throws {
         for (encoding, name) in [(ContentDecoder.Encoding.gzip, "gzip"), (.deflate, "deflate")] {
-            let wire = try Compressor.compress(body, name)
+            let wire = try await Compressor.compress(body, name)
             for chunk in [1, 7, 4096, wire.count] {
                 let decoded = try await decode(wire, encoding, chunk: chunk)
                 XCTAssertEqual(decoded.bytes, body, "\(name) in chunks of \(chunk)")
@@ -52,7 +52,7 @@ final class ContentDecoderTests: XCTestCase {
     }
 
     func testCorruptAndUnfinishedStreamsAreTransportErrors() async throws {
-        var wire = try Compressor.compress(body, "gzip")
+        var wire = try await Compressor.compress(body, "gzip")
         let cut = await failure(Array(wire.prefix(wire.count / 2)), .gzip, chunk: 1000)
         XCTAssertEqual(cut, .transport("undoing Content-Encoding gzip: the compressed stream ended early"))
         wire[wire.count / 2] ^= 0xFF
@@ -67,25 +67,25 @@ final class ContentDecoderTests: XCTestCase {
     func testAnEmptyBodyIsLeftToTheCallerAndTrailingBytesAreIgnored() async throws {
         let empty = try await decode([], .gzip, chunk: 1).bytes
         XCTAssertEqual(empty, [])
-        let wire = try Compressor.compress(body, "gzip")
+        let wire = try await Compressor.compress(body, "gzip")
         let trailed = try await decode(wire + Array("trailer".utf8), .gzip, chunk: 333).bytes
         XCTAssertEqual(trailed, body)
     }
 
     func testEveryGzipMemberIsDecodedInTurn() async throws {
         let first = Array(body.prefix(100_000)), second = Array(body.suffix(50_000))
-        let wire = try Compressor.compress(first, "gzip") + Compressor.compress(second, "gzip")
+        let wire = try await Compressor.compress(first, "gzip") + Compressor.compress(second, "gzip")
         for chunk in [1, 4096, wire.count] {
             let members = try await decode(wire, .gzip, chunk: chunk).bytes
             XCTAssertEqual(members, first + second, "chunks of \(chunk)")
         }
-        let cut = try Compressor.compress(first, "gzip") + Compressor.compress(second, "gzip").prefix(20)
+        let cut = try await Compressor.compress(first, "gzip") + Compressor.compress(second, "gzip").prefix(20)
         let cutFailure = await failure(Array(cut), .gzip, chunk: 512)
         XCTAssertEqual(cutFailure, .transport("undoing Content-Encoding gzip: the compressed stream ended early"))
     }
 
     func testTheLimitStopsABombWithoutInflatingItAll() async throws {
-        let wire = try Compressor.compress([UInt8](repeating: 0, count: 16 << 20), "gzip")
+        let wire = try await Compressor.compress([UInt8](repeating: 0, count: 16 << 20), "gzip")
         let bomb = await failure(wire, .gzip, chunk: wire.count, limit: 1 << 20)
         XCTAssertEqual(bomb, .tooLarge(limit: 1 << 20))
     }

@@ -49,7 +49,7 @@ extension TransportContract {
     /// compressed size), and neither fails because the decoded size differs.
     func gzipAndDeflateBodiesAreDecodedAndJudgedOnWireBytes() async throws {
         for encoding in ["gzip", "deflate"] {
-            let wire = try Compressor.compress(body, encoding)
+            let wire = try await Compressor.compress(body, encoding)
             #expect(wire.count < body.count)
             let path = "/encoded-\(encoding)"
             server.setRoute(path, Route(body: wire, faults: Faults(headers: ["Content-Encoding": encoding])))
@@ -68,7 +68,7 @@ extension TransportContract {
     }
 
     func anEncodedBodyCutShortIsATruncationOfItsWireBytes() async throws {
-        let wire = try Compressor.compress(body, "gzip")
+        let wire = try await Compressor.compress(body, "gzip")
         server.setRoute("/cut", Route(body: wire, faults: Faults(closeAfterBytes: wire.count / 2,
                                                                            headers: ["Content-Encoding": "gzip"])))
         for strategy in FetchStrategy.storing {

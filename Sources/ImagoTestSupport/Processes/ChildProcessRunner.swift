@@ -29,9 +29,17 @@ public enum ChildProcessRunner {
     public static let defaultTimeout: Duration = .seconds(300)
 
     /// Runs `executable arguments`, with `environment` added to this process's own (default
-    /// nothing added), and returns how it ended.
+    /// nothing added), and returns how it ended. The wait is on a thread of its own
+    /// (`onOwnThread`), never on one of the cooperative pool's.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                           timeout: Duration = defaultTimeout) throws -> FinishedProcess {
+                           timeout: Duration = defaultTimeout) async throws -> FinishedProcess {
+        try await onOwnThread { try runBlocking(executable, arguments, environment: environment, timeout: timeout) }
+    }
+
+    /// ``run(_:_:environment:timeout:)`` on the calling thread, for code that cannot await (a
+    /// static initializer); it holds the thread until the child ends.
+    public static func runBlocking(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                                   timeout: Duration = defaultTimeout) throws -> FinishedProcess {
         let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let ending = try CapturedRun.run(executable.path, arguments, timeout: timeout, environment: merged)
         return FinishedProcess(status: ending.exitStatus ?? 128 + (ending.signal ?? 0), signal: ending.signal,

@@ -14,7 +14,7 @@ public struct SelfSignedCertificate: Sendable {
         else { try TestSkip.skip("no openssl command to make a self-signed certificate with") }
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        let run = try ChildProcessRunner.run(
+        let run = try ChildProcessRunner.runBlocking(
             URL(fileURLWithPath: openssl),
             ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
              "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
