@@ -170,3 +170,21 @@ struct ModelBasedCheckTests {
         #expect(report.meetsExpectation)
     }
 }
+
+/// The reference disk cache's latitude over eviction order.
+@Suite struct ReferenceDiskCacheTests {
+    /// The sequence a seeded MODEL-DISK run shrank to (seed 11638623793844408922): images 6, 7
+    /// and 1 stored, 6 corrupted, 0 stored over the limit. Corrupting rewrote 6's file, which
+    /// Imago's order (payload mtimes) counts as a use, so it evicted 7: the model must not hold 7
+    /// certain, while a key no order can have evicted stays certain.
+    @Test func aCorruptedEntryMayCountAsTheMostRecentUse() {
+        var cache = ReferenceDiskCache(sizeLimit: 36_655, payloadSizes: [0: 4_083, 1: 4_142, 6: 7_385, 7: 21_234])
+        for key in [6, 7, 1] { cache.stored(key) }
+        cache.corrupted(6)
+        #expect(cache.entry(6) == .corrupt)
+        cache.stored(0)
+        #expect(cache.entry(7) == .maybe)
+        #expect(cache.entry(0) == .held(repaired: false))
+        #expect(cache.entry(1) == .held(repaired: false))
+    }
+}

@@ -99,11 +99,17 @@ struct ReferenceDiskCache {
         byUse.removeAll { $0 == key }
     }
 
-    /// `key`'s entry was corrupted (it was there to corrupt).
+    /// `key`'s entry was corrupted (it was there to corrupt). Corrupting rewrites the entry's
+    /// file, and a loader that keeps its order by file times (Imago's disk cache reads a payload's
+    /// mtime as its last access, so that other processes' hits count) sees that as a use: the key
+    /// becomes the most recently used, and the entries older by use become uncertain at the next
+    /// store. (Kept in place, image 7 of a seeded sequence was judged certainly held after Imago
+    /// had rightly evicted it as least recently used.)
     mutating func corrupted(_ key: Int) {
         entries[key] = .corrupt
         if !byWrite.contains(key) { byWrite.append(key) }
-        if !byUse.contains(key) { byUse.append(key) }
+        byUse.removeAll { $0 == key }
+        byUse.append(key)
     }
 
     /// The most recent keys of `order` whose entries fit the limit together, counting each at its
