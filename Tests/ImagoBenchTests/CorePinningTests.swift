@@ -23,10 +23,11 @@ import ImagoTestSupport
         #expect(after == before)
     }
 
-    @Test func theReportSaysWhereTheScenariosRan() {
+    @Test func theReportSaysWhereTheScenariosRan() async {
         #expect(CorePinning.reportLine(core: 1).hasPrefix("CPU 1 for the decode and thumbnail scenarios"))
         #expect(CorePinning.reportLine(core: nil).hasPrefix("not pinned"))
-        #expect(MachineInfo.current().markdown.contains("| pinned to | "))
+        // The machine's description runs `swift --version`: waited for on a thread of its own.
+        #expect(await onOwnThread { MachineInfo.current().markdown }.contains("| pinned to | "))
     }
 
     /// `Cpus_allowed_list` of a child process started now, as the kernel prints it ("1", "0-1").

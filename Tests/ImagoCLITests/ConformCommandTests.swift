@@ -20,7 +20,7 @@ final class ConformCommandTests: XCTestCase {
 
     func testJSONReportForAMutantAndAnImagoConfiguration() async throws {
         let run = try await CommandRunner.run(["conform", "--subject", "imago-data-memory", "--subject", "mutant-no-coalescing",
-                                         "--rule", "SHARE-2", "--rule", "INIT", "--format", "json"])
+                                               "--rule", "SHARE-2", "--rule", "INIT", "--format", "json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
         XCTAssertEqual(report.subjects.map(\.name), ["imago-data-memory", "mutant-no-coalescing"])

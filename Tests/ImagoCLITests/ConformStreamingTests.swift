@@ -13,7 +13,7 @@ final class ConformStreamingTests: XCTestCase {
         // crash-on-load calls fatalError in load() with a source: INIT-1 and INIT-2 finish, INIT-3
         // dies. No symbolication (SWIFT_BACKTRACE): the crash ends the process at once.
         let run = try await CommandRunner.run(["conform", "--subject", "crash-on-load", "--rule", "INIT", "--jsonl", log.path],
-                                        environment: ["SWIFT_BACKTRACE": "enable=no", "TMPDIR": scratch.path])
+                                              environment: ["SWIFT_BACKTRACE": "enable=no", "TMPDIR": scratch.path])
         XCTAssertNotNil(run.signal, "ended by a signal: \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("crash-on-load: deliberate crash loading /init-3/"), run.stderr)
 
@@ -29,7 +29,7 @@ final class ConformStreamingTests: XCTestCase {
 
     func testRepeatRunsEverySubjectThatManyTimesAndReportsNoFlipsWhenVerdictsAgree() async throws {
         let run = try await CommandRunner.run(["conform", "--subject", "toy-reference", "--subject", "mutant-no-coalescing",
-                                         "--rule", "INIT-1", "--rule", "SHARE-2", "--repeat", "2", "--format", "json"])
+                                               "--rule", "INIT-1", "--rule", "SHARE-2", "--repeat", "2", "--format", "json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(run.stdout.utf8))
         XCTAssertEqual(report.runs, 2)

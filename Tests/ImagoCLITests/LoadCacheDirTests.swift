@@ -70,7 +70,7 @@ import Testing
             server.setRoute(path, Route(body: jpeg, contentType: "image/jpeg", faults: Faults(headers: ["Cache-Control": "max-age=600"])))
         }
         let run = try await CommandRunner.run(["load", server.url(for: "/a.jpg").absoluteString, server.url(for: "/b.jpg").absoluteString,
-                                         "--cache-dir", cache])
+                                               "--cache-dir", cache])
         try await server.shutdown()
         #expect(run.status == 0, "\(run.stderr)")
         let successes = run.stdout.split(separator: "\n").filter { $0.contains(#""phase":"success""#) }
@@ -104,6 +104,6 @@ import Testing
         guard geteuid() == 0 else { return try await CommandRunner.run(arguments) }
         let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
         return try await ChildProcessRunner.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups",
-                                                    CommandRunner.executable.path] + arguments)
+                                                          CommandRunner.executable.path] + arguments)
     }
 }

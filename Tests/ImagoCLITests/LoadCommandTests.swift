@@ -12,7 +12,7 @@ final class LoadCommandTests: XCTestCase {
         let server = try await TestServer.start(.init(root: DecodeCommandTests.root.appendingPathComponent("Corpus")))
         do {
             let ok = try await CommandRunner.run(["load", server.url(for: "/png/rgb-8.png").absoluteString, "--repeat", "2",
-                                            "--strategy", "file"])
+                                                  "--strategy", "file"])
             XCTAssertEqual(ok.status, 0, ok.stderr)
             let lines = ok.stdout.split(separator: "\n")
             let phases = try lines.map(json)

@@ -1,4 +1,5 @@
 import Foundation
+import ImagoBench
 
 /// Runs one XCTest method of this very test binary in a child process, as another process using
 /// the same files (a cache directory) would. The child test reads its orders from environment
@@ -52,6 +53,19 @@ public final class ChildTestProcess {
             seen += chunk.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         }
         return seen
+    }
+
+    /// ``finish()``, waited for on a thread of its own (`onOwnThread`), never on one of the
+    /// cooperative pool's that the other tests share: the form for a swift-testing test.
+    public func finished() async -> (status: Int32, reason: Process.TerminationReason, report: String) {
+        let handOver = HandOver(child: self)
+        return await onOwnThread { handOver.child.finish() }
+    }
+
+    /// Hands the child to the waiting thread. The test awaits that thread and does not touch the
+    /// child meanwhile, so one thread at a time uses it.
+    private struct HandOver: @unchecked Sendable {
+        let child: ChildTestProcess
     }
 
     /// The XCTest summary and whatever else the child printed, once it has exited. A child the

@@ -64,7 +64,7 @@ enum CrashingWriter: String, CaseIterable, Sendable {
     static let limit = 65_536
 
     @Test(arguments: CrashingWriter.allCases)
-    func helperLeavesWhatTheWriterKilledMidWriteLeaves(_ writer: CrashingWriter) throws {
+    func helperLeavesWhatTheWriterKilledMidWriteLeaves(_ writer: CrashingWriter) async throws {
         let real = try TemporaryDirectory("crashing-writer-real")
         let simulated = try TemporaryDirectory("crashing-writer-simulated")
         let child = try ChildTestProcess(test: "ConformanceTests.CrashingWriterChild/testWriterChild",
@@ -73,7 +73,7 @@ enum CrashingWriter: String, CaseIterable, Sendable {
                                                        "IMAGO_CRASHING_WRITER_LIMIT": "\(Self.limit)"])
         try child.run()
         let childPID = child.process.processIdentifier
-        let (status, reason, report) = child.finish()
+        let (status, reason, report) = await child.finished()
         try #require(reason == .uncaughtSignal && status == SIGXFSZ, "the writer was not killed mid-write: \(report)")
 
         let left = try real.files()
