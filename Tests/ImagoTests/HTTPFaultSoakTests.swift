@@ -126,7 +126,7 @@ final class HTTPFaultSoakTests: XCTestCase {
             guard let outcome = outcomes[load.index] else { XCTFail("load \(load.index) has no outcome"); continue }
             tally["\(load.fault.rawValue) -> \(Self.describe(outcome))", default: 0] += 1
             XCTAssertTrue(load.fault.accepts(outcome, maxResponseSize: maxResponseSize),
-                          "\(name) load \(load.index) (\(load.fault)): \(Self.describe(outcome))")
+                          "\(name) load \(load.index) (\(load.fault)): \(Self.describe(outcome))\(Self.detail(outcome))")
             if case .success(let response) = outcome { XCTAssertEqual(response.pixels, reference, "load \(load.index)") }
             if let expected = load.fault.expectedRequests(retries: 2) {
                 XCTAssertTrue(expected.contains(server.counters.requests(for: load.path)),
@@ -182,6 +182,12 @@ final class HTTPFaultSoakTests: XCTestCase {
     private func eventually(_ what: String, timeout: Duration = .seconds(20),
                             _ condition: @escaping @Sendable () -> Bool) async throws {
         if await !waitUntil(timeout: timeout, condition) { XCTFail("still \(what) after \(timeout)") }
+    }
+
+    /// A decode failure's own words (which format, which file), for a failure message.
+    static func detail(_ outcome: Result<ImageResponse, ImageLoadingError>) -> String {
+        if case .failure(.decoding(let error)) = outcome { return ": \(error.description)" }
+        return ""
     }
 
     static func describe(_ outcome: Result<ImageResponse, ImageLoadingError>) -> String {

@@ -16,24 +16,29 @@ final class Payload: Sendable {
     /// What the disk cache did with the response (nil without a disk cache).
     let diskCache: DiskCacheOutcome?
     private let ownsFile: Bool
-    /// An open descriptor of the file `storage` names (by `/proc/self/fd/N`), closed with the
-    /// last reference (nil: none; see `DiskStage.pin`).
-    private let descriptor: Int32?
+    /// The open file `storage` names (by `/proc/self/fd/N`), closed with the last reference
+    /// (nil: none; see `DiskStage.pin`).
+    private let pinned: PinnedFile?
 
     init(storage: Storage, diskKey: String?, origin: ImageOrigin, ownsFile: Bool, diskCache: DiskCacheOutcome? = nil,
-         descriptor: Int32? = nil) {
+         pinned: PinnedFile? = nil) {
         self.storage = storage
         self.diskKey = diskKey
         self.origin = origin
         self.ownsFile = ownsFile
         self.diskCache = diskCache
-        self.descriptor = descriptor
+        self.pinned = pinned
     }
 
     deinit {
         if ownsFile, case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
-        if let descriptor { close(descriptor) }
+        pinned?.close()
     }
+
+    /// True when the body was held open and that descriptor no longer leads to it (another part
+    /// of the process closed the number, and another file may have it now): `storage` must not
+    /// be read (see `PinnedFile`).
+    var lostPinnedBody: Bool { pinned.map { !$0.isIntact } ?? false }
 
     /// What the first bytes declare, judged before anything is stored (DISK-3).
     /// A file is read through `descriptor` when one is open on it already (one `pread`, no

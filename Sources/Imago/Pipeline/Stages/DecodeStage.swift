@@ -57,7 +57,12 @@ struct DecodeStage: Sendable {
     /// Decodes a fetched body; bytes the disk cache took that do not decode are removed.
     func decode(_ payload: Payload, _ request: ImageRequest, _ shared: SharedWork,
                 disk: DiskStage) async -> Result<ImageResponse, ImageLoadingError> {
-        var outcome = await decode(payload.storage, request, shared, origin: payload.origin)
+        var outcome = payload.lostPinnedBody
+            ? Self.lostBody(payload) : await decode(payload.storage, request, shared, origin: payload.origin)
+        // Checked again after a failure: the descriptor may have been taken during the decode.
+        if case .failure(.decoding(let error)) = outcome, error != .cancelled, payload.lostPinnedBody {
+            outcome = Self.lostBody(payload)
+        }
         if case .failure(.decoding(.unreadable)) = outcome, let key = payload.diskKey, let entry = disk.entry(forKey: key) {
             // Another writer of this key (thread or process) replaced the entry between our store
             // and our read (last writer wins): its copy is as good as ours.
@@ -70,6 +75,13 @@ struct DecodeStage: Sendable {
             if let key = payload.diskKey { disk.remove(key) }   // never keep bytes that do not decode
         }
         return outcome.map { $0.reporting(payload.diskCache) }
+    }
+
+    /// A held-open body whose descriptor another part of the process closed (`PinnedFile`):
+    /// unreadable, so the disk cache's entry is decoded by name instead, and not removed.
+    private static func lostBody(_ payload: Payload) -> Result<ImageResponse, ImageLoadingError> {
+        let path = if case .file(let url) = payload.storage { url.path } else { "the body" }
+        return .failure(.decoding(.unreadable(path: path, reason: "its descriptor was closed by another part of the process")))
     }
 
     /// The one admission of a decode needing `bytes`: refused past the memory limit, room made

@@ -19,8 +19,8 @@ extension DiskStage {
         let pinned = writes && cache != nil ? Self.pin(storage) : nil
         // Only bytes that declare a decodable image are kept (DISK-3): not a 200 OK error page,
         // and not a GIF either.
-        if let rejection = Self.notAnImage(storage, descriptor: pinned?.descriptor) {
-            if let pinned { close(pinned.descriptor) }
+        if let rejection = Self.notAnImage(storage, descriptor: pinned?.file.descriptor) {
+            pinned?.file.close()
             if case .file(let url) = storage { try? FileManager.default.removeItem(at: url) }
             return .failure(.decoding(rejection))
         }
@@ -31,7 +31,7 @@ extension DiskStage {
         guard case .notStored = outcome else {
             if let pinned {
                 return .success(Payload(storage: .file(pinned.url), diskKey: sourceKey, origin: .network,
-                                        ownsFile: false, diskCache: outcome, descriptor: pinned.descriptor))
+                                        ownsFile: false, diskCache: outcome, pinned: pinned.file))
             }
             if case .file = storage, let entry = disk.entry(forKey: sourceKey) {
                 return .success(Payload(storage: .file(entry.url), diskKey: sourceKey, origin: .network,
@@ -40,7 +40,7 @@ extension DiskStage {
             return .success(Payload(storage: storage, diskKey: sourceKey, origin: .network,
                                     ownsFile: false, diskCache: outcome))
         }
-        if let pinned { close(pinned.descriptor) }
+        pinned?.file.close()
         return .success(Payload(storage: storage, diskKey: nil, origin: .network, ownsFile: true, diskCache: outcome))
     }
 
@@ -49,17 +49,17 @@ extension DiskStage {
     /// the entry is the cache's to evict or replace, and another load's store may evict it
     /// before this load decodes it: under load that failed a load that had all its bytes with
     /// `decoding(unreadable)` (the fault soak, now and then under load). An open file outlives its
-    /// name, and leaves nothing in any directory. Nil for bytes in memory, or where the file
+    /// name, and leaves nothing in any directory. The file's identity is kept beside the
+    /// descriptor (`PinnedFile`): should the number be closed and reused elsewhere in the
+    /// process, the decode stage reads the entry by name instead. Nil for bytes in memory, or where the file
     /// cannot be opened or reopened by descriptor (then the entry's own file is decoded, as before).
-    private static func pin(_ storage: Payload.Storage) -> (url: URL, descriptor: Int32)? {
-        guard case .file(let url) = storage else { return nil }
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+    private static func pin(_ storage: Payload.Storage) -> (url: URL, file: PinnedFile)? {
+        guard case .file(let url) = storage, let file = PinnedFile(url) else { return nil }
         for directory in ["/proc/self/fd", "/dev/fd"] {
-            let path = "\(directory)/\(descriptor)"
-            if access(path, R_OK) == 0 { return (URL(fileURLWithPath: path), descriptor) }
+            let path = "\(directory)/\(file.descriptor)"
+            if access(path, R_OK) == 0 { return (URL(fileURLWithPath: path), file) }
         }
-        close(descriptor)
+        file.close()
         return nil
     }
 
