@@ -51,13 +51,13 @@ import Testing
 
     /// Forwards to a real `DiskCache`; after storing a download, gives every read-only
     /// descriptor open on the stored entry (the load's pin; the partial's lock is read-write) to
-    /// another file, the HTML page, as a double close and a reuse would.
+    /// another file, as a double close and a reuse would.
     final class TakingDescriptors: DiskCacheWrapping {
         let cache: DiskCache
-        let html: Int32
+        let foreign: Int32
         private let numbers = Mutex<[Int32]>([])
         var taken: [Int32] { numbers.withLock { $0 } }
-        init(_ cache: DiskCache, html: Int32) { (self.cache, self.html) = (cache, html) }
+        init(_ cache: DiskCache, foreign: Int32) { (self.cache, self.foreign) = (cache, foreign) }
 
         func store(_ data: Data, forKey key: String, metadata: DiskCache.Metadata) throws -> Bool {
             try cache.store(data, forKey: key, metadata: metadata)
@@ -69,7 +69,7 @@ import Testing
             for name in names {
                 guard let number = Int32(name),
                       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")) == entry.url.path,
-                      fcntl(number, F_GETFL) & O_ACCMODE == O_RDONLY, dup2(html, number) == number
+                      fcntl(number, F_GETFL) & O_ACCMODE == O_RDONLY, dup2(foreign, number) == number
                 else { continue }
                 numbers.withLock { $0.append(number) }
             }
@@ -77,14 +77,23 @@ import Testing
         }
     }
 
-    @Test(arguments: ["ahc", "urlsession"])
-    func aDownloadWhoseDescriptorWasTakenDecodesTheEntryAndKeepsIt(_ transport: String) async throws {
+    /// Another image, which would decode: the load must still deliver its own.
+    static func otherImageFile(in directory: URL) throws -> (url: URL, descriptor: Int32) {
+        let url = directory.appendingPathComponent("other.png")
+        try Data(TestCorpus.bytes("png/rgba-8.png")).write(to: url)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        return (url, descriptor)
+    }
+
+    @Test(arguments: ["ahc", "urlsession"], ["an HTML page", "another image"])
+    func aDownloadWhoseDescriptorWasTakenDecodesTheEntryAndKeepsIt(_ transport: String, _ taker: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinned-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let html = try Self.htmlFile(in: directory)
-        defer { close(html.descriptor) }
-        let cache = TakingDescriptors(try DiskCache(directory: directory.appendingPathComponent("cache")), html: html.descriptor)
+        let foreign = taker == "an HTML page" ? try Self.htmlFile(in: directory) : try Self.otherImageFile(in: directory)
+        defer { close(foreign.descriptor) }
+        let cache = TakingDescriptors(try DiskCache(directory: directory.appendingPathComponent("cache")), foreign: foreign.descriptor)
         let server = try await TestServer.start()
         let jpeg = TestCorpus.bytes("jpeg/baseline-420-q90.jpg")
         server.setRoute("/a.jpg", Route(body: jpeg, contentType: "image/jpeg", faults: Faults(headers: ["Cache-Control": "max-age=600"])))
@@ -107,10 +116,10 @@ import Testing
         #expect(response.image.pixels == (try ImageDecoder.decode(jpeg).pixels))
         #expect(cache.cache.entry(forKey: ImageRequest(source: .url(url)).source.identity) != nil, "the entry was kept")
         // The pipeline is gone with its payloads: every taken number is still the page's.
-        let htmlInode = Self.inode(html.descriptor)
+        let foreignInode = Self.inode(foreign.descriptor)
         for number in cache.taken {
-            #expect(Self.inode(number) == htmlInode, "descriptor \(number) was closed by the load")
-            if Self.inode(number) == htmlInode { close(number) }
+            #expect(Self.inode(number) == foreignInode, "descriptor \(number) was closed by the load")
+            if Self.inode(number) == foreignInode { close(number) }
         }
     }
 }

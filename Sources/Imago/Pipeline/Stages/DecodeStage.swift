@@ -59,8 +59,10 @@ struct DecodeStage: Sendable {
                 disk: DiskStage) async -> Result<ImageResponse, ImageLoadingError> {
         var outcome = payload.lostPinnedBody
             ? Self.lostBody(payload) : await decode(payload.storage, request, shared, origin: payload.origin)
-        // Checked again after a failure: the descriptor may have been taken during the decode.
-        if case .failure(.decoding(let error)) = outcome, error != .cancelled, payload.lostPinnedBody {
+        // Checked again once the decode ended, success included: a descriptor taken during the
+        // decode may have led it to another image, and that must not be delivered as this one.
+        let cancelled = if case .failure(let error) = outcome { error.isCancellation } else { false }
+        if !cancelled, payload.lostPinnedBody {
             outcome = Self.lostBody(payload)
         }
         if case .failure(.decoding(.unreadable)) = outcome, let key = payload.diskKey, let entry = disk.entry(forKey: key) {
