@@ -11,13 +11,23 @@ import Testing
 /// someone else's. Once in the fault soak under ThreadSanitizer, a URLSession download that
 /// arrived whole failed with `decoding(unsupportedFormat)` instead.
 @Suite struct PinnedBodyTests {
-    /// A file holding an HTML page, what a reused number leads to here.
-    static func htmlFile(in directory: URL) throws -> (url: URL, descriptor: Int32) {
-        let url = directory.appendingPathComponent("page.html")
-        try Data("<!doctype html><title>not the image</title>".utf8).write(to: url)
+    /// A file written with `bytes` and opened for reading: what a reused number leads to here.
+    static func openFile(_ name: String, _ bytes: [UInt8], in directory: URL) throws -> (url: URL, descriptor: Int32) {
+        let url = directory.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         try #require(descriptor >= 0)
         return (url, descriptor)
+    }
+
+    /// An HTML page, which does not decode.
+    static func htmlFile(in directory: URL) throws -> (url: URL, descriptor: Int32) {
+        try openFile("page.html", Array("<!doctype html><title>not the image</title>".utf8), in: directory)
+    }
+
+    /// Another image, which would decode: the load must still deliver its own.
+    static func otherImageFile(in directory: URL) throws -> (url: URL, descriptor: Int32) {
+        try openFile("other.png", TestCorpus.bytes("png/rgba-8.png"), in: directory)
     }
 
     static func inode(_ descriptor: Int32) -> UInt64? {
@@ -77,15 +87,6 @@ import Testing
         }
     }
 
-    /// Another image, which would decode: the load must still deliver its own.
-    static func otherImageFile(in directory: URL) throws -> (url: URL, descriptor: Int32) {
-        let url = directory.appendingPathComponent("other.png")
-        try Data(TestCorpus.bytes("png/rgba-8.png")).write(to: url)
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        try #require(descriptor >= 0)
-        return (url, descriptor)
-    }
-
     @Test(arguments: ["ahc", "urlsession"], ["an HTML page", "another image"])
     func aDownloadWhoseDescriptorWasTakenDecodesTheEntryAndKeepsIt(_ transport: String, _ taker: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinned-\(UUID().uuidString)")
@@ -115,7 +116,7 @@ import Testing
         let response = try result.get()
         #expect(response.image.pixels == (try ImageDecoder.decode(jpeg).pixels))
         #expect(cache.cache.entry(forKey: ImageRequest(source: .url(url)).source.identity) != nil, "the entry was kept")
-        // The pipeline is gone with its payloads: every taken number is still the page's.
+        // The pipeline is gone with its payloads: every taken number still leads to the foreign file.
         let foreignInode = Self.inode(foreign.descriptor)
         for number in cache.taken {
             #expect(Self.inode(number) == foreignInode, "descriptor \(number) was closed by the load")

@@ -57,10 +57,9 @@ struct DecodeStage: Sendable {
     /// Decodes a fetched body; bytes the disk cache took that do not decode are removed.
     func decode(_ payload: Payload, _ request: ImageRequest, _ shared: SharedWork,
                 disk: DiskStage) async -> Result<ImageResponse, ImageLoadingError> {
-        var outcome = payload.lostPinnedBody
-            ? Self.lostBody(payload) : await decode(payload.storage, request, shared, origin: payload.origin)
-        // Checked again once the decode ended, success included: a descriptor taken during the
-        // decode may have led it to another image, and that must not be delivered as this one.
+        var outcome = await decode(payload.storage, request, shared, origin: payload.origin)
+        // Checked once the decode ended, success included: a descriptor taken before or during
+        // the decode may have led it to another image, which must not be delivered as this one.
         let cancelled = if case .failure(let error) = outcome { error.isCancellation } else { false }
         if !cancelled, payload.lostPinnedBody {
             outcome = Self.lostBody(payload)
