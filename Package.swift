@@ -141,7 +141,9 @@ let package = Package(
             dependencies: ["Imago", "ImagoCorpus", "CImagoCodecs", "CImagoTestCodecs", "ImagoTestServer", "ImagoRandom",
                            // The throughput scenario's raw control (RawControl): HTTPClient by hand.
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio")]),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           // RawDiskWrite's blocking file work, on NIO's thread pool.
+                           .product(name: "NIOPosix", package: "swift-nio")]),
         // Any loader adapted to the conformance suite, benchmarked against the raw control: the
         // bench's scenarios need the suite's adapter, never the reverse (the suite stays free of C).
         .target(
@@ -216,7 +218,9 @@ let package = Package(
             // ImagoRandom: seeded synthetic runs for the comparison's A/A and planted-change trials.
             dependencies: ["ImagoBench", "ImagoCorpus", "ImagoTestSupport", "ImagoRandom",
                            // ImagoTestServer: the raw control (RawControl) loads from a loopback server.
-                           "ImagoTestServer"]),
+                           "ImagoTestServer",
+                           // NIOCore: a ByteBuffer for the raw control's disk write (RawDiskWrite).
+                           .product(name: "NIOCore", package: "swift-nio")]),
         // The loader bench against a fast fake loader; ImagoCLI so `imago bench --subject` is built to run.
         .testTarget(
             name: "ImagoLoaderBenchTests",

@@ -1,6 +1,7 @@
 import Foundation
 import Imago
 @testable import ImagoBench
+import NIOCore
 import ImagoTestServer
 import Testing
 
@@ -21,6 +22,31 @@ import Testing
         let sizes = try result.get()
         #expect(sizes.map(\.width) == [64, 24, 64, 24, 64, 24])
         #expect(sizes.map(\.height) == [48, 40, 48, 40, 48, 40])
+    }
+
+    @Test func theWritingControlLeavesEachBodyWholeInItsDirectory() async throws {
+        let images = try DistinctImages.make(count: 3, width: 32, height: 24)
+        let server = try await TestServer.start()
+        for (index, image) in images.enumerated() {
+            server.setRoute("/w/\(index).jpg", Route(body: image, contentType: "image/jpeg"))
+        }
+        let urls = images.indices.map { server.url(for: "/w/\($0).jpg") }
+        let scratch = try ScratchDirectory("raw-disk-write")
+        let disk = RawDiskWrite(directory: scratch.url)
+        let result = await outcome { try await RawControl().load(urls, concurrency: 2, writingTo: disk) }
+        try await server.shutdown()
+        #expect(try result.get().map(\.width) == [32, 32, 32])
+        let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
+        #expect(names.count == 3 && !names.contains { $0.contains(".tmp-") })   // renamed, none left behind
+        let written = try names.map { try [UInt8](Data(contentsOf: scratch.url.appendingPathComponent($0))) }
+        #expect(Set(written) == Set(images))
+    }
+
+    @Test func aDiskWriteThatFailsIsABenchErrorNamingTheCall() async throws {
+        let missing = RawDiskWrite(directory: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
+        let result = await outcome { try await missing.write(ByteBuffer(bytes: [1, 2, 3]), for: URL(string: "http://x/1.jpg")!) }
+        #expect(throws: BenchError.self) { try result.get() }
+        if case .failure(let error) = result { #expect("\(error)".contains("open")) }
     }
 
     @Test func aStatusOtherThan200IsATypedFailure() async throws {
@@ -51,6 +77,17 @@ import Testing
         let goals = ControlGoals.rows(rows)
         #expect(goals.map(\.verdict) == [verdict, .pass, .miss])
         #expect(ReportSummary.rows(rows).contains { $0.answer.contains(String(format: "%.2f× at concurrency 8", ratio)) })
+    }
+
+    @Test func theWritingControlsRatioIsReportedAndNeverTakenForTheDiskGoal() {
+        let rows = [
+            ControlOverhead.row("concurrency=8 transport=ahc cache=memory+disk", [1.3],
+                                metric: ControlOverhead.diskControlMetric),
+            ControlOverhead.row("concurrency=8 transport=ahc cache=memory+disk", [2.2]),
+        ]
+        #expect(ControlGoals.rows(rows)[1].measured == "2.20×")
+        let summary = ControlGoals.summary(rows)?.1 ?? ""
+        #expect(summary.contains("2.20× with a disk cache;") && summary.contains("1.30× with a disk cache over a control"))
     }
 
     @Test func goalsWithoutRowsAreNotMeasured() {

@@ -21,9 +21,10 @@ enum ControlGoals {
     }
 
     /// The median overhead of the first row matching every parameter in `match`.
-    static func ratio(_ results: [BenchResult], _ match: [String: String]) -> Double? {
+    static func ratio(_ results: [BenchResult], _ match: [String: String],
+                      metric: String = ControlOverhead.metric) -> Double? {
         results.first { row in
-            row.scenario == "throughput" && row.metric == ControlOverhead.metric
+            row.scenario == "throughput" && row.metric == metric
                 && match.allSatisfy { row.parameter($0.key) == $0.value }
         }?.p50
     }
@@ -42,6 +43,9 @@ enum ControlGoals {
                 .map { String(format: "%.2f× at concurrency %d (memory cache)", $0, concurrency) },
             ratio(results, ["concurrency": "\(concurrency)", "cache": ControlOverhead.diskCache])
                 .map { String(format: "%.2f× with a disk cache", $0) },
+            ratio(results, ["concurrency": "\(concurrency)", "cache": ControlOverhead.diskCache],
+                  metric: ControlOverhead.diskControlMetric)
+                .map { String(format: "%.2f× with a disk cache over a control that writes each body to disk too", $0) },
             ratio(results, ["load": "single"]).map { String(format: "%.2f× for one 12 MP load's time to pixels", $0) },
         ].compactMap { $0 }
         guard !parts.isEmpty else { return nil }

@@ -5,9 +5,11 @@ import ImagoTestServer
 /// Scenario 7: many distinct images through the whole pipeline (loopback fetch, decode,
 /// store) over each built-in transport with 1, 4, 8 and 16 loads in flight, against what the
 /// cores decode alone; beside them, interleaved run by run, the raw control (`RawControl`: the
-/// same fetch and decode by hand, no cache, no coalescing, no model) and a pipeline with a cold
-/// disk cache, with the pipeline's overhead over the control (time / control time) at each
-/// concurrency, and one 12 MP load's time to pixels, pipeline vs control.
+/// same fetch and decode by hand, no cache, no coalescing, no model), the raw control writing
+/// each body to disk (`RawDiskWrite`) and a pipeline with a cold disk cache, with the pipeline's
+/// overhead over the control (time / control time) at each concurrency, the disk-cached
+/// pipeline's over the writing control too, and one 12 MP load's time to pixels, pipeline vs
+/// control.
 public struct ThroughputScenario: BenchScenario {
     public let name = "throughput"
     public let question = "How many images per second does the pipeline deliver as concurrency grows, and how close is that to the cores' decode rate?"
@@ -22,8 +24,9 @@ public struct ThroughputScenario: BenchScenario {
     static func runs(quick: Bool) -> Int { quick ? 1 : 3 }
 
     public func plannedUnits(quick: Bool) -> Int {
-        // Per run: each transport, the control and the disk-cached pipeline; then the 12 MP load.
-        1 + Self.concurrencies.count * (BuiltInTransport.allCases.count + 2) * Self.runs(quick: quick) + 1
+        // Per run: each transport, the control, the writing control and the disk-cached pipeline;
+        // then the 12 MP load.
+        1 + Self.concurrencies.count * (BuiltInTransport.allCases.count + 3) * Self.runs(quick: quick) + 1
     }
 
     public func run(_ context: BenchContext) async throws -> [BenchResult] {
@@ -48,7 +51,7 @@ public struct ThroughputScenario: BenchScenario {
             let urls = images.indices.map { server.url(for: "/t/\($0).jpg") }
             for concurrency in Self.concurrencies {
                 var rates: [BuiltInTransport: [Double]] = [:]
-                var controlRates: [Double] = [], diskRates: [Double] = []
+                var controlRates: [Double] = [], controlDiskRates: [Double] = [], diskRates: [Double] = []
                 for _ in 0..<Self.runs(quick: context.quick) {
                     for transport in BuiltInTransport.allCases {   // interleaved runs
                         rates[transport, default: []].append(
@@ -57,6 +60,9 @@ public struct ThroughputScenario: BenchScenario {
                     }
                     controlRates.append(try await Self.controlRate(urls, concurrency: concurrency, control: control))
                     context.progress.advance()
+                    controlDiskRates.append(try await Self.controlWithDiskRate(
+                        urls, concurrency: concurrency, control: control, scratch: scratch))
+                    context.progress.advance()
                     diskRates.append(try await Self.diskCachedPipelineRate(
                         urls, concurrency: concurrency, transport: clients[controlled]!, scratch: scratch))
                     context.progress.advance()
@@ -64,8 +70,14 @@ public struct ThroughputScenario: BenchScenario {
                 let level = size + " concurrency=\(concurrency)"
                 results.append(BenchResult(scenario: name, parameters: level + " transport=\(ControlOverhead.controlTransport)",
                                            metric: "throughput", unit: "images/s", direction: .higherIsBetter, samples: controlRates))
+                results.append(BenchResult(scenario: name, parameters: level + " transport=\(ControlOverhead.diskControlTransport)",
+                                           metric: "throughput", unit: "images/s", direction: .higherIsBetter,
+                                           samples: controlDiskRates))
                 results.append(BenchResult(scenario: name, parameters: level + " transport=\(controlled.rawValue)+disk-cache",
                                            metric: "throughput", unit: "images/s", direction: .higherIsBetter, samples: diskRates))
+                results.append(ControlOverhead.row(level + " transport=\(controlled.rawValue) cache=\(ControlOverhead.diskCache)",
+                                                   ControlOverhead.ratios(pipelineRates: diskRates, controlRates: controlDiskRates),
+                                                   metric: ControlOverhead.diskControlMetric))
                 for (cache, pipelineRates) in [(ControlOverhead.memoryCache, rates[controlled] ?? []),
                                                (ControlOverhead.diskCache, diskRates)] {
                     results.append(ControlOverhead.row(level + " transport=\(controlled.rawValue) cache=\(cache)",

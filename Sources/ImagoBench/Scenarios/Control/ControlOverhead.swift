@@ -13,6 +13,12 @@ public enum ControlOverhead {
     /// cache) and for a pipeline with a cold disk cache.
     public static let memoryCache = "memory", diskCache = "memory+disk"
 
+    /// The metric of the disk-cached pipeline's overhead over the raw control that writes each
+    /// body to disk too (`RawDiskWrite`): what the loader costs beside the disk's own work.
+    public static let diskControlMetric = "overhead-vs-disk-control"
+    /// The `transport` value of that control's throughput rows.
+    public static let diskControlTransport = "raw-control+disk-write"
+
     /// One ratio per round: `pipeline[i] / control[i]` (times, any one unit); rounds missing on
     /// either side are dropped.
     public static func ratios(pipelineTimes: [Double], controlTimes: [Double]) -> [Double] {
@@ -25,8 +31,8 @@ public enum ControlOverhead {
         zip(pipelineRates, controlRates).compactMap { pipeline, control in pipeline > 0 ? control / pipeline : nil }
     }
 
-    /// An overhead row of the throughput scenario.
-    public static func row(_ parameters: String, _ ratios: [Double]) -> BenchResult {
+    /// An overhead row of the throughput scenario (`metric`: over the plain control by default).
+    public static func row(_ parameters: String, _ ratios: [Double], metric: String = metric) -> BenchResult {
         BenchResult(scenario: "throughput", parameters: parameters, metric: metric, unit: "ratio",
                     direction: .lowerIsBetter, samples: ratios)
     }

@@ -36,14 +36,16 @@ public struct RawControl: Sendable {
     }
 
     /// Loads every URL, `concurrency` at a time, and returns each decoded image's size
-    /// (width, height) in the order of `urls`.
-    public func load(_ urls: [URL], concurrency: Int) async throws -> [(width: Int, height: Int)] {
+    /// (width, height) in the order of `urls`; with `disk`, each body is also written to a file
+    /// before it is decoded (`RawDiskWrite`).
+    public func load(_ urls: [URL], concurrency: Int, writingTo disk: RawDiskWrite? = nil) async throws
+        -> [(width: Int, height: Int)] {
         var sizes = [(width: Int, height: Int)](repeating: (0, 0), count: urls.count)
         try await withThrowingTaskGroup(of: (Int, DecodedImage).self) { group in
             var next = 0
             func startNext() {
                 let index = next, url = urls[index]
-                group.addTask { (index, try await load(url)) }
+                group.addTask { (index, try await load(url, writingTo: disk)) }
                 next += 1
             }
             while next < min(max(1, concurrency), urls.count) { startNext() }
@@ -66,10 +68,12 @@ public struct RawControl: Sendable {
     }
 
     /// Fetches one image's bytes into memory and decodes them: the time to pixels of one load.
-    public func load(_ url: URL) async throws -> DecodedImage {
+    /// With `disk`, the bytes are written to a file first, as a hand-written disk cache would.
+    public func load(_ url: URL, writingTo disk: RawDiskWrite? = nil) async throws -> DecodedImage {
         let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(60))
         guard response.status == .ok else { throw Failure.status(Int(response.status.code), url: url) }
         let body = try await response.body.collect(upTo: maxBodySize)
+        try await disk?.write(body, for: url)
         return try body.withUnsafeReadableBytes { bytes in try ImageDecoder.decode(bytes) }
     }
 }

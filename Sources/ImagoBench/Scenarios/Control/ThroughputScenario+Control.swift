@@ -2,8 +2,9 @@ import Foundation
 import Imago
 import ImagoTestServer
 
-/// The throughput scenario's control variants: the raw control (`RawControl`) and a pipeline
-/// with a disk cache, timed beside the default pipeline, and one 12 MP load's time to pixels.
+/// The throughput scenario's control variants: the raw control (`RawControl`), the raw control
+/// writing each body to disk (`RawDiskWrite`) and a pipeline with a disk cache, timed beside the
+/// default pipeline, and one 12 MP load's time to pixels.
 extension ThroughputScenario {
     /// The single large load: 4000×3000 (12 MP), the size of a phone photo.
     static let largeWidth = 4000, largeHeight = 3000
@@ -14,6 +15,19 @@ extension ThroughputScenario {
     static func controlRate(_ urls: [URL], concurrency: Int, control: RawControl) async throws -> Double {
         let start = ContinuousClock.now
         _ = try await control.load(urls, concurrency: concurrency)
+        return Double(urls.count) / (ContinuousClock.now - start).seconds
+    }
+
+    /// Images per second through the raw control writing each body to a new, empty directory
+    /// under `scratch` (`RawDiskWrite`), removed after the run: the disk cache's work done by
+    /// hand, the floor a disk-cached pipeline is measured against beside the plain control.
+    static func controlWithDiskRate(_ urls: [URL], concurrency: Int, control: RawControl,
+                                    scratch: ScratchDirectory) async throws -> Double {
+        let directory = scratch.url.appendingPathComponent(UUID().uuidString, isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let start = ContinuousClock.now
+        _ = try await control.load(urls, concurrency: concurrency, writingTo: RawDiskWrite(directory: directory))
         return Double(urls.count) / (ContinuousClock.now - start).seconds
     }
 
