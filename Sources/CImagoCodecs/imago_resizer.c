@@ -19,6 +19,8 @@ struct imago_resizer {
     uint8_t *dst;
     size_t dst_stride;
     imago_span *columns;
+    /* Per destination cell, the end (exclusive) of the source pixels that lie inside it whole. */
+    uint32_t *interior_end;
     float *row;          /* the current source row reduced horizontally: dst_w * 4 */
     float *current;      /* accumulator of the destination row being built */
     float *next;         /* accumulator of the row after it (rows that straddle two) */
@@ -40,6 +42,17 @@ static void imago_spans(imago_span *spans, uint32_t src, uint32_t dst) {
     }
 }
 
+/* Cell d's whole pixels run from where the previous cell's ended (past a pixel that straddled
+ * the boundary) up to the first pixel that is not inside d alone. */
+static void imago_interior_ends(uint32_t *ends, const imago_span *spans, uint32_t src, uint32_t dst) {
+    uint32_t x = 0;
+    for (uint32_t d = 0; d < dst; d++) {
+        while (x < src && spans[x].first == d && spans[x].weight_next == 0.0f) x++;
+        ends[d] = x;
+        if (x < src && spans[x].first == d) x++;   /* the straddling pixel, d's and d + 1's */
+    }
+}
+
 imago_resizer *imago_resizer_create(uint32_t src_w, uint32_t src_h, uint32_t dst_w, uint32_t dst_h,
                                     uint8_t *dst, size_t dst_stride, int weight_alpha) {
     if (dst_w == 0 || dst_h == 0 || dst_w > src_w || dst_h > src_h) return NULL;
@@ -50,41 +63,80 @@ imago_resizer *imago_resizer_create(uint32_t src_w, uint32_t src_h, uint32_t dst
     r->dst = dst;
     r->dst_stride = dst_stride;
     r->columns = malloc(sizeof(imago_span) * src_w);
+    r->interior_end = malloc(sizeof(uint32_t) * dst_w);
     size_t floats = (size_t)dst_w * 4;
     r->row = malloc(sizeof(float) * floats);
     r->current = calloc(floats, sizeof(float));
     r->next = calloc(floats, sizeof(float));
-    if (!r->columns || !r->row || !r->current || !r->next) {
+    if (!r->columns || !r->interior_end || !r->row || !r->current || !r->next) {
         imago_resizer_destroy(r);
         return NULL;
     }
     imago_spans(r->columns, src_w, dst_w);
+    imago_interior_ends(r->interior_end, r->columns, src_w, dst_w);
     return r;
 }
 
 void imago_resizer_destroy(imago_resizer *r) {
     if (r == NULL) return;
     free(r->columns);
+    free(r->interior_end);
     free(r->row);
     free(r->current);
     free(r->next);
     free(r);
 }
 
+/* Sums channels of `count` pixels from `p` into `sums`; `weighted`: colour times alpha. The
+ * loop keeps 32-bit sums in registers for at most 65,536 pixels at a time (255 * 255 * 65,536
+ * stays below 2^32) and adds them into the 64-bit totals after each block. */
+static inline void imago_sum_pixels(const uint8_t *p, uint32_t count, int weighted, uint64_t sums[4]) {
+    while (count > 0) {
+        uint32_t block = count < 65536 ? count : 65536;
+        uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        if (weighted) {
+            for (uint32_t i = 0; i < block; i++, p += 4) {
+                uint32_t a = p[3];
+                s0 += p[0] * a; s1 += p[1] * a; s2 += p[2] * a; s3 += a;
+            }
+        } else {
+            for (uint32_t i = 0; i < block; i++, p += 4) {
+                s0 += p[0]; s1 += p[1]; s2 += p[2]; s3 += p[3];
+            }
+        }
+        sums[0] += s0; sums[1] += s1; sums[2] += s2; sums[3] += s3;
+        count -= block;
+    }
+}
+
+/* Reduces one source row horizontally into r->row (dst_w cells of 4 floats). Every pixel that
+ * lies inside one cell has the same weight, dst_w / src_w, so a cell's whole pixels are summed
+ * as integers in a tight loop and weighted once; a pixel that straddles two cells is split
+ * between them in float. Colour is alpha-weighted when the source has transparency. */
 static void imago_reduce_row(imago_resizer *r, const uint8_t *rgba) {
-    float *row = r->row;
-    memset(row, 0, sizeof(float) * r->dst_w * 4);
-    const imago_span *spans = r->columns;
-    for (uint32_t x = 0; x < r->src_w; x++, rgba += 4) {
-        float a = rgba[3];
-        float k = r->weight_alpha ? a : 1.0f;
-        float c0 = rgba[0] * k, c1 = rgba[1] * k, c2 = rgba[2] * k;
-        float *cell = row + (size_t)spans[x].first * 4;
-        float w = spans[x].weight_first;
-        cell[0] += c0 * w; cell[1] += c1 * w; cell[2] += c2 * w; cell[3] += a * w;
-        w = spans[x].weight_next;
-        if (w != 0.0f) {
-            cell[4] += c0 * w; cell[5] += c1 * w; cell[6] += c2 * w; cell[7] += a * w;
+    const float interior = (float)r->dst_w / (float)r->src_w;
+    const int weighted = r->weight_alpha;
+    float carried[4] = {0, 0, 0, 0};   /* a straddling pixel's share of the next cell */
+    uint32_t x = 0;
+    for (uint32_t d = 0; d < r->dst_w; d++) {
+        uint64_t sums[4] = {0, 0, 0, 0};
+        uint32_t end = r->interior_end[d];
+        imago_sum_pixels(rgba + (size_t)x * 4, end - x, weighted, sums);
+        float *cell = r->row + (size_t)d * 4;
+        for (int c = 0; c < 4; c++) cell[c] = carried[c] + (float)sums[c] * interior;
+        x = end;
+        if (x < r->src_w && r->columns[x].first == d) {
+            const uint8_t *p = rgba + (size_t)x * 4;
+            float a = p[3], k = weighted ? a : 1.0f;
+            float v[4] = {p[0] * k, p[1] * k, p[2] * k, a};
+            float first = r->columns[x].weight_first, next = r->columns[x].weight_next;
+            for (int c = 0; c < 4; c++) {
+                cell[c] += v[c] * first;
+                carried[c] = v[c] * next;
+            }
+            x++;
+        } else {
+            for (int c = 0; c < 4; c++) carried[c] = 0.0f;
         }
     }
 }

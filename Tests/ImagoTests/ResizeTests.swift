@@ -49,6 +49,27 @@ final class ResizeTests: XCTestCase {
         }
     }
 
+    func testMatchesTheDefinitionForOpaqueSources() {
+        // All alpha 255: the resizer sums plain colour (no alpha weighting) on this path.
+        var generator = SystemRandomNumberGenerator()
+        for (w, h, ow, oh) in [(37, 23, 10, 7), (100, 1, 33, 1), (640, 480, 256, 192), (5, 9, 5, 4), (7, 3, 6, 2)] {
+            var src = (0..<(w * h * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            for index in stride(from: 3, to: src.count, by: 4) { src[index] = 255 }
+            let expected = naiveAreaAverage(src, w, h, ow, oh)
+            let worst = zip(expected, resize(src, w, h, ow, oh)).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(worst, 1, "\(w)x\(h) -> \(ow)x\(oh): float rounding only")
+        }
+    }
+
+    func testACellWiderThanTheIntegerSumsBlockStaysExact() {
+        // 70,000 white, opaque-ish pixels into one: colour times alpha summed over them passes
+        // 2^32, which the resizer's 32-bit block sums must hand on to 64-bit totals in time.
+        let w = 70_000
+        var src = [UInt8](repeating: 255, count: w * 4)
+        for index in stride(from: 3, to: src.count, by: 4) { src[index] = 254 }
+        XCTAssertEqual(resize(src, w, 1, 1, 1), [255, 255, 255, 254])
+    }
+
     func testTransparentPixelsDoNotBleedColour() {
         // Opaque red beside fully transparent green: the average is red at half alpha.
         let src: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 0]
