@@ -5,7 +5,8 @@ import Foundation
 public enum ReportSummary {
     public static func rows(_ results: [BenchResult]) -> [(question: String, answer: String)] {
         [decode(results), decodePeers(results), thumbnails(results), thumbnailPeers(results), fetch(results), cache(results), cancellation(results),
-         coalescing(results), throughput(results), ControlGoals.summary(results), pressure(results), proxyTier(results), feed(results)].compactMap { $0 }
+         coalescing(results), throughput(results), ControlGoals.summary(results), loader(results), pressure(results), proxyTier(results),
+         feed(results)].compactMap { $0 }
     }
 
     public static func markdown(_ results: [BenchResult]) -> String {
