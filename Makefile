@@ -105,7 +105,7 @@ peers:
 
 # The benchmark harness (issue 5): every scenario, written to Reports/<UTC timestamp>/
 # (results.csv, report.md, SVG charts) with Reports/latest pointing at it. Full run about
-# 19 minutes on 2 cores with the peers (stream 5, decode 5, thumbnails 3); bench-quick about 2.
+# 18 minutes on 2 cores with the peers (stream 5, decode 4, thumbnails 3); bench-quick about 2.
 bench: release peers
 	$(RELEASE_BIN) bench --out Reports
 
