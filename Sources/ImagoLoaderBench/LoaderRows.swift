@@ -4,9 +4,10 @@ import ImagoBench
 /// loader's overhead over it, or "n/a" with the reason when the loader lacks what is measured.
 enum LoaderRows {
     /// The scenario's `--scenario`/CSV name.
-    static let scenario = "loader"
-    /// The `variant` of the loader's own rows and of the raw control's.
-    static let loaderVariant = "loader", controlVariant = "raw-control"
+    static let scenario = ControlOverhead.loaderScenario
+    /// The `variant` of the loader's own rows and of the raw control's (the throughput
+    /// scenario's name for the control).
+    static let loaderVariant = "loader", controlVariant = ControlOverhead.controlTransport
 
     /// A figure of the loader and of the control, measured round by round, and one overhead
     /// ratio per round: loader time / control time (for rates, control rate / loader rate, so a

@@ -1,12 +1,9 @@
 extension ReportSummary {
-    /// The `loader` scenario's scenario name (`imago bench --subject`; ImagoLoaderBench's rows).
-    static let loaderScenario = "loader"
-
     /// Each benched loader's overhead over the raw control, in the order the subjects ran: time
     /// to pixels per source (network, disk, memory) and strategy, then throughput at the highest
     /// concurrency measured. A source the loader does not offer is "n/a", never a number.
     static func loader(_ results: [BenchResult]) -> (String, String)? {
-        let rows = results.filter { $0.scenario == loaderScenario && $0.metric == ControlOverhead.metric }
+        let rows = results.filter { $0.scenario == ControlOverhead.loaderScenario && $0.metric == ControlOverhead.metric }
         var subjects: [String] = []
         for row in rows {
             if let subject = row.parameter("subject"), !subjects.contains(subject) { subjects.append(subject) }

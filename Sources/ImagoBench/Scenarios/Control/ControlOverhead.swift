@@ -13,6 +13,9 @@ public enum ControlOverhead {
     /// cache) and for a pipeline with a cold disk cache.
     public static let memoryCache = "memory", diskCache = "memory+disk"
 
+    /// The scenario of any loader against the raw control (`imago bench --subject`): written by
+    /// ImagoLoaderBench's rows, read by the report's summary.
+    public static let loaderScenario = "loader"
     /// The metric of the disk-cached pipeline's overhead over the raw control that writes each
     /// body to disk too (`RawDiskWrite`): what the loader costs beside the disk's own work.
     public static let diskControlMetric = "overhead-vs-disk-control"
