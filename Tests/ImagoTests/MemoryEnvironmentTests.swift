@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func theSuppliedMonitorsEventsTrimTheCache() async throws {
-        let monitor = MemoryPressureMonitor(root: "/nonexistent-imago-test-root")   // no events of its own
+        let monitor = MemoryPressureMonitor.simulatedOnly()
         let pipeline = ImagePipeline(configuration: .init(memory: .init(environment: .process(pressureMonitor: monitor))))
         _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "environment-monitor")))
         let cache = try #require(pipeline.configuration.dependencies.builtInMemoryCache)

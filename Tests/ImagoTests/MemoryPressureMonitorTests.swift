@@ -199,6 +199,19 @@ final class MemoryPressureMonitorTests: XCTestCase {
         XCTAssertEqual(recorder.levels, [.warning, .warning, .warning])
     }
 
+    func testSimulatedOnlyWatchesNothingAndDeliversOnlySimulatedEvents() throws {
+        let monitor = MemoryPressureMonitor.simulatedOnly(configuration: .init(minimumRepeatInterval: .seconds(60)))
+        let recorder = PressureRecorder()
+        let observation = monitor.addObserver(recorder.handler)
+        defer { observation.cancel() }
+        XCTAssertEqual(monitor.activeMechanisms, [], "no kernel source, not even polling")
+        XCTAssertEqual(monitor.unavailableMechanisms, [])
+        XCTAssertNil(monitor.watcherThreadID, "no watcher thread")
+        for level: MemoryPressureLevel in [.warning, .warning, .critical] { monitor.simulate(level) }
+        XCTAssertEqual(recorder.levels, [.warning, .critical], "the same rate limit as a watching monitor")
+        XCTAssertEqual(recorder.events.map(\.mechanism), [.simulated, .simulated])
+    }
+
     func testEventsStreamEndsItsObservationWhenCancelled() async throws {
         let monitor = MemoryPressureMonitor(root: tree.root, configuration: .init(minimumRepeatInterval: .zero))
         // Dispatch opens a timerfd per clock on first use; let the waits below not count as a leak.

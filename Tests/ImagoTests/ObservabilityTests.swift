@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func pressureAndTrimsAreCountedByLevelAndCause() async throws {
-        let monitor = MemoryPressureMonitor(root: "/nonexistent-imago-test-root")   // no events of its own
+        let monitor = MemoryPressureMonitor.simulatedOnly()
         let (metrics, log) = (TestMetrics(), InMemoryLogHandler())
         let pipeline = pipeline(metrics, log, memory: .init(environment: .process(pressureMonitor: monitor)))
         _ = try await pipeline.response(for: ImageRequest(source: .data(jpeg, id: "observability-pressure")))

@@ -13,7 +13,7 @@ final class PipelinePressureTests: XCTestCase {
     /// A pipeline with a private monitor (so the shared one's rate limit is not in play) whose
     /// 48 MiB cache holds four 1600x1200 images (7.3 MiB each).
     private func filledPipeline(respond: Bool = true) async throws -> (ImagePipeline, MemoryPressureMonitor) {
-        let monitor = Self.quietMonitor()
+        let monitor = MemoryPressureMonitor.simulatedOnly()
         let pipeline = ImagePipeline(configuration: .init(
             dependencies: .init(memoryCache: MemoryCache(configuration: .init(costLimit: 48 << 20))),
             memory: .init(respondsToPressure: respond, environment: .process(pressureMonitor: monitor))))
@@ -70,12 +70,8 @@ final class PipelinePressureTests: XCTestCase {
 
     /// A monitor that reads a root with nothing under it: no real source can fire during a
     /// test (this host's system-wide pressure would otherwise reach it); `simulate` still does.
-    static func quietMonitor() -> MemoryPressureMonitor {
-        MemoryPressureMonitor(root: "/nonexistent-imago-test-root")
-    }
-
     func testObservingPressureDoesNotKeepThePipelineAlive() async throws {
-        let monitor = Self.quietMonitor()
+        let monitor = MemoryPressureMonitor.simulatedOnly()
         weak var weakPipeline: ImagePipeline?
         do {
             let pipeline = ImagePipeline(configuration: .init(memory: .init(environment: .process(pressureMonitor: monitor))))

@@ -78,6 +78,8 @@ public final class MemoryPressureMonitor: Sendable {
     public let root: String
     /// The cgroups to watch when not the process's own (tests watch a child cgroup they made).
     private let explicitLocation: CgroupLocation?
+    /// False for `simulatedOnly`: no source is registered and no watcher thread starts.
+    private let watchesSystem: Bool
     private let state = Mutex(State())
 
     private struct State {
@@ -96,6 +98,22 @@ public final class MemoryPressureMonitor: Sendable {
         self.root = root
         self.configuration = configuration
         self.explicitLocation = nil
+        self.watchesSystem = true
+    }
+
+    private init(simulatedOnly configuration: Configuration) {
+        self.root = "/"
+        self.configuration = configuration
+        self.explicitLocation = nil
+        self.watchesSystem = false
+    }
+
+    /// A monitor that watches nothing: it registers no kernel source and starts no thread, so
+    /// only `simulate(_:)` delivers events (through the same rate limit), and no `.normal`
+    /// follows a warning on its own. For tests and conformance subjects, whose verdicts must
+    /// not depend on how busy the host's memory is (a real trim empties a cache a check counts).
+    public static func simulatedOnly(configuration: Configuration = Configuration()) -> MemoryPressureMonitor {
+        MemoryPressureMonitor(simulatedOnly: configuration)
     }
 
     /// Watches `location`'s cgroups instead of the process's own.
@@ -103,6 +121,7 @@ public final class MemoryPressureMonitor: Sendable {
         self.root = root
         self.configuration = configuration
         self.explicitLocation = location
+        self.watchesSystem = true
     }
 
     deinit {
@@ -115,7 +134,7 @@ public final class MemoryPressureMonitor: Sendable {
         let id = state.withLock { state in
             state.nextID += 1
             state.observers[state.nextID] = handler
-            if state.watcher == nil { startWatching(&state) }
+            if state.watcher == nil, watchesSystem { startWatching(&state) }
             return state.nextID
         }
         return MemoryPressureObservation(monitor: self, id: id)
@@ -139,7 +158,7 @@ public final class MemoryPressureMonitor: Sendable {
     }
 
     /// The sources registered while observers exist, one description each (mechanism, file,
-    /// threshold); empty when nothing is observed.
+    /// threshold); empty when nothing is observed, and always for `simulatedOnly`.
     public var activeMechanisms: [String] { state.withLock { $0.mechanisms } }
 
     /// The sources that could not be registered at the last start, and why.

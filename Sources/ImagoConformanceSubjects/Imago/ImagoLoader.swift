@@ -9,10 +9,11 @@ final class ImagoLoader: LoaderUnderTest {
     /// The caches given to the pipeline, which the probes read.
     private let memory: (any ProbedMemoryCache)?
     private let disk: (any ProbedDiskCache)?
-    /// This loader's own monitor of the process's cgroup (real events arrive as with
-    /// `.shared`), so MEM-4's simulated events reach this pipeline alone and no other loader's
-    /// event falls within the monitor's same-level rate limit. Only with a memory cache (MEM-4
-    /// needs one): each monitor runs a watcher thread, and the suite makes hundreds of loaders.
+    /// This loader's own monitor, so MEM-4's simulated events reach this pipeline alone and no
+    /// other loader's event falls within the monitor's same-level rate limit. It watches nothing
+    /// real (`simulatedOnly`): a trim on the host's pressure would empty the cache a check is
+    /// counting (MEM-2 failed so under load once), and a verdict must not depend on the host.
+    /// Only with a memory cache (MEM-4 needs one).
     let pressureMonitor: MemoryPressureMonitor?
 
     init(context: LoaderContext, defaultStrategy: LoaderContext.FetchStrategy, caches: ImagoSubjects.Caches) throws {
@@ -32,7 +33,7 @@ final class ImagoLoader: LoaderUnderTest {
         } else {
             disk = nil
         }
-        pressureMonitor = caches.memory ? MemoryPressureMonitor() : nil
+        pressureMonitor = caches.memory ? MemoryPressureMonitor.simulatedOnly() : nil
         let strategy = context.fetchStrategy ?? defaultStrategy
         var configuration = ImagePipeline.Configuration(
             dependencies: .init(memoryCache: memory, diskCache: disk, clock: PipelineClock(sleepingOn: context.clock)),
