@@ -24,6 +24,21 @@ import Testing
         #expect(sizes.map(\.height) == [48, 40, 48, 40, 48, 40])
     }
 
+    @Test func everyOtherRoundRunsTheVariantsInReverse() {
+        let variants = ["ahc", "urlsession", "control", "control+disk", "disk-cache"]
+        #expect(ThroughputScenario.counterbalanced(variants, round: 0) == variants)
+        #expect(ThroughputScenario.counterbalanced(variants, round: 1) == Array(variants.reversed()))
+        #expect(ThroughputScenario.counterbalanced(variants, round: 2) == variants)
+        // Over two rounds each pair runs in both orders: the writing control precedes the
+        // disk-cached pipeline once and follows it once, and the control runs before the
+        // pipelines once.
+        let orders = (0..<2).map { ThroughputScenario.counterbalanced(variants, round: $0) }
+        let writingFirst = orders.map { $0.firstIndex(of: "control+disk")! < $0.firstIndex(of: "disk-cache")! }
+        #expect(Set(writingFirst) == [false, true])
+        let controlFirst = orders.map { $0.firstIndex(of: "control")! < $0.firstIndex(of: "ahc")! }
+        #expect(Set(controlFirst) == [false, true])
+    }
+
     @Test func theWritingControlLeavesEachBodyWholeInItsDirectory() async throws {
         let images = try DistinctImages.make(count: 3, width: 32, height: 24)
         let server = try await TestServer.start()

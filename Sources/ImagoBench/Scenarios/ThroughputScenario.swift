@@ -4,7 +4,8 @@ import ImagoTestServer
 
 /// Scenario 7: many distinct images through the whole pipeline (loopback fetch, decode,
 /// store) over each built-in transport with 1, 4, 8 and 16 loads in flight, against what the
-/// cores decode alone; beside them, interleaved run by run, the raw control (`RawControl`: the
+/// cores decode alone; beside them, interleaved run by run (every other round in reverse), the
+/// raw control (`RawControl`: the
 /// same fetch and decode by hand, no cache, no coalescing, no model), the raw control writing
 /// each body to disk (`RawDiskWrite`) and a pipeline with a cold disk cache, with the pipeline's
 /// overhead over the control (time / control time) at each concurrency, the disk-cached
@@ -52,20 +53,25 @@ public struct ThroughputScenario: BenchScenario {
             for concurrency in Self.concurrencies {
                 var rates: [BuiltInTransport: [Double]] = [:]
                 var controlRates: [Double] = [], controlDiskRates: [Double] = [], diskRates: [Double] = []
-                for _ in 0..<Self.runs(quick: context.quick) {
-                    for transport in BuiltInTransport.allCases {   // interleaved runs
+                for round in 0..<Self.runs(quick: context.quick) {
+                    // Interleaved runs, every other round in reverse (`counterbalanced`).
+                    var variants: [() async throws -> Void] = BuiltInTransport.allCases.map { transport in {
                         rates[transport, default: []].append(
                             try await Self.pipelineRate(urls, concurrency: concurrency, transport: clients[transport]!))
+                    } }
+                    variants.append { controlRates.append(try await Self.controlRate(urls, concurrency: concurrency, control: control)) }
+                    variants.append {
+                        controlDiskRates.append(try await Self.controlWithDiskRate(
+                            urls, concurrency: concurrency, control: control, scratch: scratch))
+                    }
+                    variants.append {
+                        diskRates.append(try await Self.diskCachedPipelineRate(
+                            urls, concurrency: concurrency, transport: clients[controlled]!, scratch: scratch))
+                    }
+                    for variant in Self.counterbalanced(variants, round: round) {
+                        try await variant()
                         context.progress.advance()
                     }
-                    controlRates.append(try await Self.controlRate(urls, concurrency: concurrency, control: control))
-                    context.progress.advance()
-                    controlDiskRates.append(try await Self.controlWithDiskRate(
-                        urls, concurrency: concurrency, control: control, scratch: scratch))
-                    context.progress.advance()
-                    diskRates.append(try await Self.diskCachedPipelineRate(
-                        urls, concurrency: concurrency, transport: clients[controlled]!, scratch: scratch))
-                    context.progress.advance()
                 }
                 let level = size + " concurrency=\(concurrency)"
                 results.append(BenchResult(scenario: name, parameters: level + " transport=\(ControlOverhead.controlTransport)",
@@ -103,6 +109,14 @@ public struct ThroughputScenario: BenchScenario {
         }
         try await server.shutdown()
         return results
+    }
+
+    /// `items` as given in even rounds and reversed in odd ones (ABBA counterbalancing): every
+    /// variant runs before and after every other in turn, so what one leaves behind (the
+    /// writing control's fsync'd files, a transport's warm connections) does not always fall on
+    /// the one it precedes. (Rotating would not do: it keeps each variant's neighbours.)
+    static func counterbalanced<T>(_ items: [T], round: Int) -> [T] {
+        round % 2 == 0 ? items : items.reversed()
     }
 
     /// Images per second one core decodes from memory, with no pipeline around it.
