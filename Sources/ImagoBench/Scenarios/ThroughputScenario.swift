@@ -50,6 +50,7 @@ public struct ThroughputScenario: BenchScenario {
             let controlled = BuiltInTransport.platformDefault   // the pipeline rows the control stands beside
             let scratch = try ScratchDirectory("throughput-disk")
             let urls = images.indices.map { server.url(for: "/t/\($0).jpg") }
+            try await Self.warmUp(urls, clients: clients, control: control)
             for concurrency in Self.concurrencies {
                 var rates: [BuiltInTransport: [Double]] = [:]
                 var controlRates: [Double] = [], controlDiskRates: [Double] = [], diskRates: [Double] = []
@@ -109,6 +110,20 @@ public struct ThroughputScenario: BenchScenario {
         }
         try await server.shutdown()
         return results
+    }
+
+    /// One untimed pass of every variant over every image before the first round, each through
+    /// a fresh pipeline so nothing cached carries over: it warms what lasts between runs (the
+    /// transports' and the control's connections, lazily made thread pools, and the memory a
+    /// full memory cache takes from the kernel, which later runs get back from the allocator).
+    /// Without it the first timed run, the default transport's at concurrency 1, ran at about
+    /// 0.7× its later rounds' rate (426–456 against 586–690 images/s) even after a 16-image
+    /// warm-up, which the memory overhead's median then carried.
+    static func warmUp(_ urls: [URL], clients: [BuiltInTransport: any ImageTransport], control: RawControl) async throws {
+        for transport in BuiltInTransport.allCases {
+            _ = try await pipelineRate(urls, concurrency: 4, transport: clients[transport]!)
+        }
+        _ = try await controlRate(urls, concurrency: 4, control: control)
     }
 
     /// `items` as given in even rounds and reversed in odd ones (ABBA counterbalancing): every

@@ -19,13 +19,14 @@ extension ThroughputScenario {
     }
 
     /// Images per second through the raw control writing each body to a new, empty directory
-    /// under `scratch` (`RawDiskWrite`), removed after the run: the disk cache's work done by
-    /// hand, the floor a disk-cached pipeline is measured against beside the plain control.
+    /// under `scratch` (`RawDiskWrite`), removed (and the file system flushed) after the run:
+    /// the disk cache's work done by hand, the floor a disk-cached pipeline is measured against
+    /// beside the plain control.
     static func controlWithDiskRate(_ urls: [URL], concurrency: Int, control: RawControl,
                                     scratch: ScratchDirectory) async throws -> Double {
         let directory = scratch.url.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { scratch.remove(directory) }
         let start = ContinuousClock.now
         _ = try await control.load(urls, concurrency: concurrency, writingTo: RawDiskWrite(directory: directory))
         return Double(urls.count) / (ContinuousClock.now - start).seconds
@@ -33,12 +34,13 @@ extension ThroughputScenario {
 
     /// Images per second through a fresh pipeline with a disk cache in a new, empty directory
     /// under `scratch` (cold each run: for distinct images that is what a disk cache costs),
-    /// removed after the run. The configuration is `withDiskCache(at:)`, the preset a user
-    /// would pick, on the same transport as the default rows.
+    /// removed (and the file system flushed) after the run. The configuration is
+    /// `withDiskCache(at:)`, the preset a user would pick, on the same transport as the default
+    /// rows.
     static func diskCachedPipelineRate(_ urls: [URL], concurrency: Int, transport: any ImageTransport,
                                        scratch: ScratchDirectory) async throws -> Double {
         let directory = scratch.url.appendingPathComponent(UUID().uuidString, isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { scratch.remove(directory) }
         var configuration = try ImagePipeline.Configuration.withDiskCache(at: directory)
         configuration.dependencies.transport = transport
         configuration.network.retryPolicy = .none
