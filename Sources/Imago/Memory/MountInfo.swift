@@ -1,22 +1,27 @@
-/// One line of /proc/self/mountinfo, with the fields the cgroup lookup needs.
-struct MountInfoEntry: Sendable, Equatable {
+/// One line of /proc/self/mountinfo, with the fields the cgroup lookup and the bench's machine
+/// description need (`package`: ImagoBench names the file system its disk scenarios write to).
+package struct MountInfoEntry: Sendable, Equatable {
     /// Field 4: the directory of the mounted filesystem that appears at `mountPoint`. For a
     /// cgroup mount in a container without a cgroup namespace this is the container's own cgroup
     /// (e.g. "/docker/abc"), not "/".
-    var root: String
+    package var root: String
     /// Field 5: where it is mounted.
-    var mountPoint: String
+    package var mountPoint: String
+    /// Field 6, split at commas: the mount's own options ("rw", "relatime", ...).
+    package var mountOptions: [String]
     /// The first field after the " - " separator: "cgroup2", "cgroup", "tmpfs", ...
-    var fileSystemType: String
+    package var fileSystemType: String
+    /// The field after the type: the device or source ("/dev/vda1", "tmpfs", ...).
+    package var source: String
     /// The last field, split at commas: for cgroup v1 the controllers ("rw", "memory", ...).
-    var superOptions: [String]
+    package var superOptions: [String]
 }
 
 /// Parses /proc/self/mountinfo (proc(5)): "36 35 98:0 /root /mnt opts [optional...] - type source superopts".
-enum MountInfo {
+package enum MountInfo {
     /// The well-formed lines, and how many lines were not (counted, not fatal: one odd line
     /// must not hide the cgroup mounts).
-    static func parse(_ text: String) -> (entries: [MountInfoEntry], malformedLines: Int) {
+    package static func parse(_ text: String) -> (entries: [MountInfoEntry], malformedLines: Int) {
         var entries: [MountInfoEntry] = []
         var malformed = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
@@ -35,8 +40,20 @@ enum MountInfo {
         return MountInfoEntry(
             root: unescape(fields[3]),
             mountPoint: unescape(fields[4]),
+            mountOptions: unescape(fields[5]).split(separator: ",").map(String.init),
             fileSystemType: unescape(fields[separator + 1]),
+            source: unescape(fields[separator + 2]),
             superOptions: unescape(fields[separator + 3]).split(separator: ",").map(String.init))
+    }
+
+    /// The mount an absolute, resolved `path` is on: the entry whose mount point contains it most
+    /// specifically, the later line when two share a mount point (the later one is on top).
+    package static func mount(containing path: String, among entries: [MountInfoEntry]) -> MountInfoEntry? {
+        var best: MountInfoEntry?
+        for entry in entries where CgroupLocator.relative(path, to: entry.mountPoint) != nil {
+            if best.map({ entry.mountPoint.count >= $0.mountPoint.count }) ?? true { best = entry }
+        }
+        return best
     }
 
     /// Undoes the kernel's octal escapes: space, tab, newline and backslash appear in mountinfo

@@ -14,6 +14,9 @@ public struct MachineInfo: Sendable, Codable, Equatable {
     /// The core the CPU-bound scenarios ran on (`CorePinning`); nil when not pinned, and in
     /// machine files written before pinning existed.
     public var pinnedCore: Int?
+    /// The file system of the temporary directory, where the disk scenarios write
+    /// (`TemporaryFileSystem`); nil when unknown, and in machine files written before it.
+    public var temporaryFileSystem: String?
 
     /// Reads /proc, /etc/os-release, `swift --version` and the linked codec libraries.
     public static func current() -> MachineInfo {
@@ -33,7 +36,8 @@ public struct MachineInfo: Sendable, Codable, Equatable {
             libpng: String(cString: imago_png_version()),
             libjpeg: String(cString: imago_jpeg_version()),
             libwebp: "\(webp >> 16).\((webp >> 8) & 0xFF).\(webp & 0xFF)",
-            pinnedCore: CorePinning.chosenCore())
+            pinnedCore: CorePinning.chosenCore(),
+            temporaryFileSystem: TemporaryFileSystem.current())
     }
 
     /// The 1-, 5- and 15-minute load averages ("0.52 0.61 0.70"): other work on the machine
@@ -77,6 +81,7 @@ public struct MachineInfo: Sendable, Codable, Equatable {
         | libjpeg | \(libjpeg) |
         | libwebp | \(libwebp) |
         | pinned to | \(CorePinning.reportLine(core: pinnedCore)) |
+        | temporary files | \(temporaryFileSystem ?? "unknown") |
         """
     }
 }
