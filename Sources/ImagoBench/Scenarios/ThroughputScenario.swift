@@ -5,9 +5,9 @@ import ImagoTestServer
 /// Scenario 7: many distinct images through the whole pipeline (loopback fetch, decode,
 /// store) over each built-in transport with 1, 4, 8 and 16 loads in flight, against what the
 /// cores decode alone; beside them, interleaved run by run (every other round in reverse), the
-/// raw control (`RawControl`: the
-/// same fetch and decode by hand, no cache, no coalescing, no model), the raw control writing
-/// each body to disk (`RawDiskWrite`) and a pipeline with a cold disk cache, with the pipeline's
+/// raw control (`RawControl`: the same fetch and decode by hand, no cache, no coalescing, no
+/// model), the raw control writing each body to disk (`RawDiskWrite`) and a pipeline with a
+/// cold disk cache, with the pipeline's
 /// overhead over the control (time / control time) at each concurrency, the disk-cached
 /// pipeline's over the writing control too, and one 12 MP load's time to pixels, pipeline vs
 /// control.

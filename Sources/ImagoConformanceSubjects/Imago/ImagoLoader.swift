@@ -12,7 +12,8 @@ final class ImagoLoader: LoaderUnderTest {
     /// This loader's own monitor, so MEM-4's simulated events reach this pipeline alone and no
     /// other loader's event falls within the monitor's same-level rate limit. It watches nothing
     /// real (`simulatedOnly`): a trim on the host's pressure would empty the cache a check is
-    /// counting (MEM-2 failed so under load once), and a verdict must not depend on the host.
+    /// counting (the likely cause of one MEM-2 failure under load), and a verdict must not
+    /// depend on the host.
     /// Only with a memory cache (MEM-4 needs one).
     let pressureMonitor: MemoryPressureMonitor?
 
