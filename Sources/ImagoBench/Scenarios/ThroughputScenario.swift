@@ -7,10 +7,9 @@ import ImagoTestServer
 /// cores decode alone; beside them, interleaved run by run (every other round in reverse), the
 /// raw control (`RawControl`: the same fetch and decode by hand, no cache, no coalescing, no
 /// model), the raw control writing each body to disk (`RawDiskWrite`) and a pipeline with a
-/// cold disk cache, with the pipeline's
-/// overhead over the control (time / control time) at each concurrency, the disk-cached
-/// pipeline's over the writing control too, and one 12 MP load's time to pixels, pipeline vs
-/// control.
+/// cold disk cache, with the pipeline's overhead over the control (time / control time) at
+/// each concurrency, the disk-cached pipeline's over the writing control too, and one 12 MP
+/// load's time to pixels, pipeline vs control.
 public struct ThroughputScenario: BenchScenario {
     public let name = "throughput"
     public let question = "How many images per second does the pipeline deliver as concurrency grows, and how close is that to the cores' decode rate?"
