@@ -15,7 +15,7 @@ enum TemporaryFileSystem {
                         journals: try? FileManager.default.contentsOfDirectory(atPath: "/proc/fs/jbd2"))
     }
 
-    /// `path`'s mount in `mountinfo`. `journals`: the names in /proc/fs/jbd2 ("vda-8": one per
+    /// `path`'s mount in `mountinfo`, with its mount options and then the file system's. `journals`: the names in /proc/fs/jbd2 ("vda-8": one per
     /// journaled device), nil when unknown; an ext4 mount is then described without saying.
     static func describe(path: String, mountinfo: String, journals: [String]?) -> String? {
         guard let mount = MountInfo.mount(containing: path, among: MountInfo.parse(mountinfo).entries) else { return nil }
@@ -24,6 +24,9 @@ enum TemporaryFileSystem {
             let device = (mount.source as NSString).lastPathComponent
             type += journals.contains { $0.hasPrefix(device + "-") } ? ", journal" : ", no journal"
         }
-        return "\(type) (\(mount.source) at \(mount.mountPoint): \(mount.mountOptions.joined(separator: ",")))"
+        // The mount's options, then the file system's own ("discard", a tmpfs's size) not
+        // already said.
+        let options = mount.mountOptions + mount.superOptions.filter { !mount.mountOptions.contains($0) }
+        return "\(type) (\(mount.source) at \(mount.mountPoint): \(options.joined(separator: ",")))"
     }
 }
