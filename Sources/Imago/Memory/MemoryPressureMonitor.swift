@@ -94,18 +94,8 @@ public final class MemoryPressureMonitor: Sendable {
     /// - Parameters:
     ///   - root: prefix of every path, for tests over fake trees (default "/").
     ///   - configuration: thresholds, triggers and intervals (default `Configuration()`).
-    public init(root: String = "/", configuration: Configuration = Configuration()) {
-        self.root = root
-        self.configuration = configuration
-        self.explicitLocation = nil
-        self.watchesSystem = true
-    }
-
-    private init(simulatedOnly configuration: Configuration) {
-        self.root = "/"
-        self.configuration = configuration
-        self.explicitLocation = nil
-        self.watchesSystem = false
+    public convenience init(root: String = "/", configuration: Configuration = Configuration()) {
+        self.init(root: root, location: nil, configuration: configuration, watchesSystem: true)
     }
 
     /// A monitor that watches nothing: it registers no kernel source and starts no thread, so
@@ -113,15 +103,19 @@ public final class MemoryPressureMonitor: Sendable {
     /// follows a warning on its own. For tests and conformance subjects, whose verdicts must
     /// not depend on how busy the host's memory is (a real trim empties a cache a check counts).
     public static func simulatedOnly(configuration: Configuration = Configuration()) -> MemoryPressureMonitor {
-        MemoryPressureMonitor(simulatedOnly: configuration)
+        MemoryPressureMonitor(root: "/", location: nil, configuration: configuration, watchesSystem: false)
     }
 
     /// Watches `location`'s cgroups instead of the process's own.
-    init(root: String = "/", location: CgroupLocation, configuration: Configuration = Configuration()) {
+    convenience init(root: String = "/", location: CgroupLocation, configuration: Configuration = Configuration()) {
+        self.init(root: root, location: location, configuration: configuration, watchesSystem: true)
+    }
+
+    private init(root: String, location: CgroupLocation?, configuration: Configuration, watchesSystem: Bool) {
         self.root = root
         self.configuration = configuration
         self.explicitLocation = location
-        self.watchesSystem = true
+        self.watchesSystem = watchesSystem
     }
 
     deinit {
